@@ -1,0 +1,244 @@
+// Shared engine contracts: media description, signals, gates, flags, reports.
+// The engine is pure media QC: nothing here knows about HTTP, MCP, keys or billing.
+
+export type MediaKind = 'video' | 'audio' | 'image';
+export type Severity = 'BLOCK' | 'WATCH';
+export type Verdict = 'PASS' | 'WATCH' | 'BLOCK';
+export type GateStatus = 'pass' | 'watch' | 'block' | 'skipped' | 'error';
+export type Confidence = 'primary' | 'secondary' | 'unconfirmed' | 'house';
+
+export interface VideoStreamInfo {
+  index: number;
+  codec: string;
+  profile: string | null;
+  /** Coded size. */
+  width: number;
+  height: number;
+  /** Display size after SAR and rotation (what a viewer sees). */
+  displayWidth: number;
+  displayHeight: number;
+  sampleAspectRatio: string | null;
+  displayAspectRatio: string | null;
+  rotation: number;
+  pixelFormat: string | null;
+  bitDepth: number;
+  colorRange: 'tv' | 'pc' | null;
+  colorSpace: string | null;
+  colorTransfer: string | null;
+  colorPrimaries: string | null;
+  /** True when transfer is PQ or HLG. */
+  hdr: boolean;
+  fieldOrder: string | null;
+  /** Nominal frame rate (r_frame_rate) and average rate, frames per second. */
+  fps: number;
+  avgFps: number;
+  /** Set by the probe from packet timing: true when frame intervals vary. */
+  variableFrameRate: boolean;
+  startSeconds: number;
+  durationSeconds: number | null;
+  frameCount: number | null;
+  attachedPicture: boolean;
+}
+
+export interface AudioStreamInfo {
+  index: number;
+  codec: string;
+  sampleRate: number;
+  channels: number;
+  /** ffmpeg layout name, e.g. "stereo", "5.1(side)", "mono". */
+  channelLayout: string | null;
+  /** ffmpeg channel names in stream order, e.g. ["FL","FR","FC","LFE","SL","SR"]. */
+  channelNames: string[];
+  sampleFormat: string | null;
+  bitRate: number | null;
+  startSeconds: number;
+  durationSeconds: number | null;
+}
+
+export interface MediaInfo {
+  path: string;
+  kind: MediaKind;
+  container: string;
+  formatLongName: string | null;
+  sizeBytes: number;
+  durationSeconds: number;
+  bitRate: number | null;
+  startSeconds: number;
+  video: VideoStreamInfo | null;
+  audio: AudioStreamInfo | null;
+  videoStreamCount: number;
+  audioStreamCount: number;
+  subtitleStreamCount: number;
+  /** Streams ignored by the analysis (data, attachments, unsupported codecs), described for the report. */
+  otherStreams: { index: number; type: string; codec: string | null }[];
+}
+
+/** Per-analysis-frame statistics of the downscaled luma picture. */
+export interface VideoFrameStats {
+  /** Mean luma normalised to 0..1 (0 = reference black, 1 = reference white). */
+  mean: number;
+  /** Fraction of pixels at or below the black pixel threshold. */
+  darkFraction: number;
+  /** Mean absolute difference to the previous frame, 0..1 (0 for the first frame). */
+  diff: number;
+}
+
+export interface VideoSignals {
+  /** Analysis frame rate (constant after the engine's fps filter). */
+  fps: number;
+  /** Media time of analysis frame 0, seconds. */
+  startSeconds: number;
+  frameCount: number;
+  /** Analysis picture size (downscaled luma). */
+  width: number;
+  height: number;
+  frames: VideoFrameStats[];
+  /** Compact perceptual hash per frame (64-bit as two 32-bit halves) for loop detection. */
+  hashes: Uint32Array;
+  /** Canvas analysis aggregated over content frames. */
+  canvas: CanvasSignals;
+  /** R103 legal levels on sparse samples, null when not computed. */
+  legalLevels: LegalLevelSignals | null;
+}
+
+export interface CanvasSignals {
+  /** Frames that had enough picture (not black, not fade) to judge the canvas. */
+  framesConsidered: number;
+  /** Median fraction of the picture height covered by uniform dark bars, top and bottom. */
+  barTopFraction: number;
+  barBottomFraction: number;
+  barLeftFraction: number;
+  barRightFraction: number;
+  /** Median fraction of width on each side that is blurred padding (low detail vs centre). */
+  blurLeftFraction: number;
+  blurRightFraction: number;
+  blurTopFraction: number;
+  blurBottomFraction: number;
+  /** Share of considered frames where bars/blur were present. */
+  barFramesShare: number;
+  blurFramesShare: number;
+}
+
+export interface LegalLevelSignals {
+  samples: number;
+  /** Worst sample: percentage of pixels with any RGB component outside R103 −5 %..105 %. */
+  worstOutOfRangePct: number;
+  worstAtSeconds: number;
+  /** Samples whose out-of-range area exceeds the 1 % allowance. */
+  samplesOverAllowance: { atSeconds: number; outOfRangePct: number }[];
+}
+
+export interface LoudnessMeasurements {
+  integratedLufs: number | null;
+  loudnessRangeLu: number | null;
+  truePeakDbtp: number | null;
+  samplePeakDbfs: number | null;
+  maxMomentaryLufs: number | null;
+  maxShortTermLufs: number | null;
+  /** Time (s, from audio start) of the loudest momentary and short-term values. */
+  maxMomentaryAtSeconds: number | null;
+  maxShortTermAtSeconds: number | null;
+  /** Momentary and short-term loudness sampled every 100 ms (for charts and spans); -Infinity as null. */
+  momentary: (number | null)[];
+  shortTerm: (number | null)[];
+}
+
+export interface AudioSignals {
+  sampleRate: number;
+  channels: number;
+  channelNames: string[];
+  startSeconds: number;
+  durationSeconds: number;
+  loudness: LoudnessMeasurements;
+  /** Other audio statistics computed from the same PCM (clipping, silence, per-channel stats, beeps). */
+  stats: AudioStats;
+}
+
+/** Clipping, silence, per-channel and beep statistics: defined by engine/audio/stats.ts. */
+export type { AudioStats } from './audio/stats.js';
+import type { AudioStats } from './audio/stats.js';
+
+export interface Signals {
+  video: VideoSignals | null;
+  audio: AudioSignals | null;
+  /** Wall-clock of the analysis pass, ms. */
+  analysisMs: number;
+}
+
+export interface ThresholdValue {
+  value: number | string | boolean | number[] | string[];
+  unit?: string;
+  source: string;
+  confidence: Confidence;
+}
+
+export type GateThresholds = Record<string, ThresholdValue>;
+
+export interface Repair {
+  action: string;
+  instruction: string;
+  verify: string;
+  reachable: boolean;
+}
+
+/** What a gate emits; the report assigns id, timestamp, timecode and frame. */
+export interface FlagDraft {
+  severity: Severity;
+  start: number;
+  end: number;
+  summary: string;
+  evidence: Record<string, unknown>;
+  repair: Repair;
+}
+
+export interface Flag extends FlagDraft {
+  id: string;
+  gate: string;
+  timestamp: string;
+  timecode: string;
+  frame: number;
+}
+
+export interface GateResult {
+  gate: string;
+  status: GateStatus;
+  reason?: string;
+  measurements: Record<string, unknown>;
+  flags: FlagDraft[];
+}
+
+export interface DeliveryProfile {
+  id: string;
+  label: string;
+  description: string;
+}
+
+export interface GateContext {
+  media: MediaInfo;
+  signals: Signals;
+  /** Thresholds of this gate under the effective profile. */
+  thresholds: GateThresholds;
+  profileId: string;
+  deliveryProfile: DeliveryProfile;
+  /** Frame rate used for timecodes (video fps, or 25 for audio/image). */
+  timecodeFps: number;
+}
+
+/** Signals a gate needs from the single decode pass. */
+export type SignalNeed = 'video' | 'audio' | 'legal_levels';
+
+export interface GateDefinition {
+  id: string;
+  area: 'visual' | 'audio' | 'text' | 'structure' | 'transcript';
+  /** One line, for catalogues. */
+  title: string;
+  /** The algorithm in words, published in docs/gates.md. */
+  algorithm: string;
+  /** Input as SPEC.md names it (e.g. "video", "audio/video", "manifest"). */
+  input: string;
+  kinds: MediaKind[];
+  needs: SignalNeed[];
+  /** False while the gate needs inputs this build cannot read (sidecars, OCR). */
+  available: boolean;
+  run(ctx: GateContext): GateResult;
+}

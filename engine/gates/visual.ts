@@ -1,0 +1,3 @@
+import type { GateDefinition } from '../types.js';
+
+export const visualGates: GateDefinition[] = [];

@@ -1,0 +1,56 @@
+// Thresholds of the visual gates (black_frames, loop_freeze, canvas_fill) per delivery profile, with sources.
+import type { GateThresholds, ThresholdValue } from '../types.js';
+import type { DeliveryProfileId } from './index.js';
+
+const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
+  value,
+  unit,
+  source,
+  confidence,
+});
+
+const VERTICAL: DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
+
+function blackFrames(): GateThresholds {
+  return {
+    interiorWatchSeconds: t(0.5, 's', 'Preflight house rule (DESIGN.md): interior black ≥ 0.5 s is WATCH in every video profile', 'house'),
+    interiorBlockSeconds: t(2.0, 's', 'Preflight house rule; Netflix source QC trims commercial black to ≤ 2 s', 'secondary'),
+    headTailAllowanceSeconds: t(1.0, 's', 'Netflix source QC: 1 s of black at head and tail is normal', 'secondary'),
+    pictureBlackRatio: t(0.98, 'fraction', 'ffmpeg blackdetect pic_th default; EBU QC 0016B minimum area', 'primary'),
+    pixelBlackLevel: t(0.1, 'fraction of luma range', 'ffmpeg blackdetect pix_th default', 'primary'),
+  };
+}
+
+function loopFreeze(delivery: DeliveryProfileId): GateThresholds {
+  const aiGate = delivery === 'ai_render_gate';
+  return {
+    freezeWatchSeconds: t(2.0, 's', 'ffmpeg freezedetect d default; SpectraQC 2 s minimum', 'secondary'),
+    freezeBlockSeconds: t(aiGate ? 3.0 : 5.0, 's', 'Preflight house rule: a frozen picture this long reads as a broken render', 'house'),
+    freezeNoise: t(0.002, 'mean abs luma difference', 'Preflight house rule, on the 192-px analysis picture (freezedetect n=−60 dB is 0.001 at full size)', 'house'),
+    loopWatchSeconds: t(1.0, 's', 'Preflight house rule: a repeated non-static sequence of 1 s is visible to viewers', 'house'),
+    loopBlockSeconds: t(aiGate ? 1.5 : 3.0, 's', 'Preflight house rule: repeated sequences are a generation/edit artefact', 'house'),
+    loopMinGapSeconds: t(0.5, 's', 'Preflight house rule: repeats closer than this are treated as motion, not a loop', 'house'),
+  };
+}
+
+function canvasFill(delivery: DeliveryProfileId): GateThresholds {
+  const vertical = VERTICAL.includes(delivery);
+  return {
+    watchAreaPct: t(5, '% of picture', 'Preflight house rule: bars or blurred fill over 5 % of the picture are visible padding', 'house'),
+    blockAreaPct: t(
+      vertical ? 12 : 30,
+      '% of picture',
+      vertical
+        ? 'Preflight house rule for 9:16 delivery: platforms crop or penalise padded uploads (YouTube Shorts/Reels guidance, approximate)'
+        : 'Preflight house rule: a picture this padded (e.g. vertical video pillarboxed in 16:9) was exported on the wrong canvas',
+      'house',
+    ),
+    minShareOfFrames: t(0.6, 'fraction', 'Preflight house rule: padding must be present in most content frames (ignores black intros and fades)', 'house'),
+    barLumaMax: t(0.08, 'fraction of luma range', 'Preflight house rule: bar rows/columns are near reference black and flat', 'house'),
+    blurDetailRatio: t(0.35, 'ratio', 'Preflight house rule: side band detail below 35 % of the centre is blurred fill', 'house'),
+  };
+}
+
+export function visualThresholds(delivery: DeliveryProfileId): Record<string, GateThresholds> {
+  return { black_frames: blackFrames(), loop_freeze: loopFreeze(delivery), canvas_fill: canvasFill(delivery) };
+}

@@ -30,19 +30,17 @@ function assertSeconds(seconds: number): void {
   if (!Number.isFinite(seconds)) throw new RangeError(`seconds must be a finite number, got ${seconds}`);
 }
 
-function exactRate(fps: number): number {
-  const ntscNominal = NTSC_NOMINAL_RATES.find((n) => Math.abs(fps - (n * 1000) / 1001) < NTSC_TOLERANCE);
-  return ntscNominal === undefined ? fps : (ntscNominal * 1000) / 1001;
+function ntscNominalRate(fps: number): number | undefined {
+  return NTSC_NOMINAL_RATES.find((n) => Math.abs(fps - (n * 1000) / 1001) < NTSC_TOLERANCE);
 }
 
 /** How a frame rate counts frames and labels them in timecode. */
 export function timecodeRate(fps: number): TimecodeRate {
   assertFps(fps);
-  const exact = exactRate(fps);
-  const nominal = Math.max(1, Math.round(fps));
-  const isNtsc = exact !== fps || Math.abs(fps - (nominal * 1000) / 1001) < NTSC_TOLERANCE;
-  const dropFrame = isNtsc && DROP_FRAME_NOMINAL_RATES.includes(nominal);
-  return { exact, nominal, dropPerMinute: dropFrame ? nominal / 15 : 0 };
+  const ntscNominal = ntscNominalRate(fps);
+  if (ntscNominal === undefined) return { exact: fps, nominal: Math.max(1, Math.round(fps)), dropPerMinute: 0 };
+  const dropFrame = DROP_FRAME_NOMINAL_RATES.includes(ntscNominal);
+  return { exact: (ntscNominal * 1000) / 1001, nominal: ntscNominal, dropPerMinute: dropFrame ? ntscNominal / 15 : 0 };
 }
 
 export function isDropFrame(fps: number): boolean {

@@ -95,6 +95,8 @@ export interface VideoSignals {
   frames: VideoFrameStats[];
   /** Compact perceptual hash per frame (64-bit as two 32-bit halves) for loop detection. */
   hashes: Uint32Array;
+  /** 24×24 block-mean luma thumbnail per frame, concatenated (576 bytes a frame). */
+  thumbnails: Uint8Array;
   /** Canvas analysis aggregated over content frames. */
   canvas: CanvasSignals;
   /** R103 legal levels on sparse samples, null when not computed. */
@@ -163,6 +165,8 @@ export interface Signals {
   audio: AudioSignals | null;
   /** Wall-clock of the analysis pass, ms. */
   analysisMs: number;
+  /** Set when ffmpeg stopped with an error after decoding part of the file (truncated or damaged media). */
+  decodeWarning?: string;
 }
 
 export interface ThresholdValue {

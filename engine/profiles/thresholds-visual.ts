@@ -47,10 +47,27 @@ function canvasFill(delivery: DeliveryProfileId): GateThresholds {
     ),
     minShareOfFrames: t(0.6, 'fraction', 'Preflight house rule: padding must be present in most content frames (ignores black intros and fades)', 'house'),
     barLumaMax: t(0.08, 'fraction of luma range', 'Preflight house rule: bar rows/columns are near reference black and flat', 'house'),
-    blurDetailRatio: t(0.35, 'ratio', 'Preflight house rule: side band detail below 35 % of the centre is blurred fill', 'house'),
+    blurDetailRatio: t(0.5, 'ratio', 'Preflight house rule: symmetric side bands whose fine detail (Laplacian) is below 50 % of the centre median are blurred or flat fill', 'house'),
+  };
+}
+
+function avSync(delivery: DeliveryProfileId): GateThresholds {
+  const broadcast = delivery === 'broadcast_r128';
+  const [watchSource, blockSource] = broadcast
+    ? ['ATSC IS-191 (+15/−45 ms at the encoder input), via tvtechnology.com', 'EBU R37 (+40/−60 ms), via tvtechnology.com']
+    : ['ITU-R BT.1359-1 detectability (+45/−125 ms), via tvtechnology.com', 'ITU-R BT.1359-1 acceptability (+90/−185 ms), via tvtechnology.com'];
+  return {
+    audioEarlyWatchMs: t(broadcast ? 15 : 45, 'ms', watchSource, 'secondary'),
+    audioLateWatchMs: t(broadcast ? 45 : 125, 'ms', watchSource, 'secondary'),
+    audioEarlyBlockMs: t(broadcast ? 40 : 90, 'ms', blockSource, 'secondary'),
+    audioLateBlockMs: t(broadcast ? 60 : 185, 'ms', blockSource, 'secondary'),
+    audioShortWatchFrames: t(2, 'frames', 'Telestream Qualify FC-108: audio shorter than video by more than 2 frames', 'secondary'),
+    audioLongWatchSeconds: t(2, 's', 'Telestream Qualify FC-108: audio longer than video by more than 2 s', 'secondary'),
+    durationMismatchBlockSeconds: t(5, 's', 'Preflight house rule: a mismatch this long leaves a silent picture or a blank screen', 'house'),
+    syncPatternMinEvents: t(3, 'events', 'Preflight house rule: flash/beep pairs needed before a content-level offset is reported', 'house'),
   };
 }
 
 export function visualThresholds(delivery: DeliveryProfileId): Record<string, GateThresholds> {
-  return { black_frames: blackFrames(), loop_freeze: loopFreeze(delivery), canvas_fill: canvasFill(delivery) };
+  return { black_frames: blackFrames(), loop_freeze: loopFreeze(delivery), canvas_fill: canvasFill(delivery), av_sync: avSync(delivery) };
 }

@@ -1,0 +1,275 @@
+// The single decode pass: ONE ffmpeg process decodes the media once and streams every signal the selected gates
+// need through extra pipes (downscaled luma frames, float PCM, sparse full-picture samples); all measuring happens here
+// in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
+import type { Readable } from 'node:stream';
+import { execa } from 'execa';
+import { LoudnessMeter } from './audio/loudness.js';
+import { AudioStatsAccumulator } from './audio/stats.js';
+import { EngineError } from './errors.js';
+import { ffmpegPath } from './ffmpeg/binaries.js';
+import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
+import { VideoFrameAccumulator } from './video/frame-stats.js';
+import { LegalLevelsAccumulator } from './video/legal-levels.js';
+
+/** Long side of the luma analysis picture, px. */
+export const ANALYSIS_LONG_SIDE = 192;
+/** Analysis frame rate cap: higher rates are analysed at 60 fps. */
+const MAX_ANALYSIS_FPS = 60;
+/** One full-picture sample for R103 legal levels every this many seconds. */
+export const LEGAL_LEVEL_INTERVAL_SECONDS = 2;
+/** Sparse R103 samples are taken at most this wide (the R103 measurement filter is a low-pass anyway). */
+const LEGAL_LEVEL_MAX_WIDTH = 1920;
+/** A pass with no output for this long is stuck. */
+const STALL_MS = 60_000;
+
+export interface AnalyseOptions {
+  needs: ReadonlySet<SignalNeed>;
+  signal?: AbortSignal;
+  /** Called with 0..1 as media time is consumed. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** A rational ffmpeg can take exactly for the common NTSC rates, else the rate rounded to 3 decimals. */
+export function fpsExpression(fps: number): string {
+  for (const base of [24, 30, 48, 60]) {
+    if (Math.abs(fps - (base * 1000) / 1001) < 0.005) return `${base * 1000}/1001`;
+  }
+  return String(Math.round(fps * 1000) / 1000);
+}
+
+export function analysisFps(media: MediaInfo): number {
+  const v = media.video;
+  if (!v) return 0;
+  const nominal = v.variableFrameRate || !(v.fps > 0) || v.fps > 240 ? v.avgFps : v.fps;
+  const fps = nominal > 0 && Number.isFinite(nominal) ? nominal : 25;
+  return Math.min(fps, MAX_ANALYSIS_FPS);
+}
+
+export function analysisSize(media: MediaInfo): { width: number; height: number } {
+  const v = media.video;
+  if (!v) return { width: 0, height: 0 };
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  const dw = v.displayWidth || v.width;
+  const dh = v.displayHeight || v.height;
+  return dw >= dh
+    ? { width: ANALYSIS_LONG_SIDE, height: even((ANALYSIS_LONG_SIDE * dh) / dw) }
+    : { width: even((ANALYSIS_LONG_SIDE * dw) / dh), height: ANALYSIS_LONG_SIDE };
+}
+
+interface Plan {
+  args: string[];
+  video: { fd: number; width: number; height: number; fps: number } | null;
+  legal: { fd: number; width: number; height: number; interval: number } | null;
+  audio: { fd: number; channels: number; sampleRate: number } | null;
+}
+
+function legalSampleSize(media: MediaInfo): { width: number; height: number } {
+  const v = media.video!;
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  const dw = v.displayWidth || v.width;
+  const dh = v.displayHeight || v.height;
+  const scale = Math.min(1, LEGAL_LEVEL_MAX_WIDTH / dw);
+  return { width: even(dw * scale), height: even(dh * scale) };
+}
+
+function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
+  const graphs: string[] = [];
+  const maps: string[] = [];
+  let fd = 3;
+  let video: Plan['video'] = null;
+  let legal: Plan['legal'] = null;
+  let audio: Plan['audio'] = null;
+  const v = media.video;
+  if (v && (needs.has('video') || needs.has('legal_levels'))) {
+    const wantLegal = needs.has('legal_levels') && media.kind === 'video';
+    const src = `[0:${v.index}]`;
+    const branches = wantLegal ? `${src}split=2[vq0][vl0];` : '';
+    const videoIn = wantLegal ? '[vq0]' : src;
+    const { width, height } = analysisSize(media);
+    const fps = media.kind === 'video' ? analysisFps(media) : 0;
+    const rate = media.kind === 'video' ? `fps=${fpsExpression(fps)},` : '';
+    graphs.push(`${branches}${videoIn}${rate}scale=${width}:${height}:flags=area,format=gray[vq]`);
+    maps.push('-map', '[vq]', '-f', 'rawvideo', `pipe:${fd}`);
+    video = { fd: fd++, width, height, fps };
+    if (wantLegal) {
+      const size = legalSampleSize(media);
+      const pick = `select='isnan(prev_selected_t)+gte(t-prev_selected_t\\,${LEGAL_LEVEL_INTERVAL_SECONDS})'`;
+      graphs.push(`[vl0]${pick},scale=${size.width}:${size.height}:flags=area,format=yuv444p[vl]`);
+      maps.push('-map', '[vl]', '-vsync', 'passthrough', '-f', 'rawvideo', `pipe:${fd}`);
+      legal = { fd: fd++, ...size, interval: LEGAL_LEVEL_INTERVAL_SECONDS };
+    }
+  }
+  const a = media.audio;
+  if (a && needs.has('audio')) {
+    maps.push('-map', `0:${a.index}`, '-vn', '-sn', '-dn', '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${fd}`);
+    audio = { fd: fd++, channels: a.channels, sampleRate: a.sampleRate };
+  }
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', media.path];
+  if (graphs.length) args.push('-filter_complex', graphs.join(';'));
+  args.push(...maps);
+  return { args, video, legal, audio };
+}
+
+/** Cuts a byte stream into fixed-size records, copying each record so consumers may keep it. */
+function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Array) => void): void {
+  let pending: Buffer | null = null;
+  stream.on('data', (chunk: Buffer) => {
+    let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    let offset = 0;
+    while (buf.length - offset >= size) {
+      onRecord(new Uint8Array(buf.subarray(offset, offset + size)));
+      offset += size;
+    }
+    pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : null;
+    buf = Buffer.alloc(0);
+  });
+}
+
+/** De-interleaves float PCM into planar chunks as it arrives. */
+function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32Array[]) => void): void {
+  const frameBytes = channels * 4;
+  let pending: Buffer | null = null;
+  stream.on('data', (chunk: Buffer) => {
+    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    const frames = Math.floor(buf.length / frameBytes);
+    const usable = frames * frameBytes;
+    pending = usable < buf.length ? Buffer.from(buf.subarray(usable)) : null;
+    if (frames === 0) return;
+    const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf.subarray(0, usable));
+    const interleaved = new Float32Array(aligned.buffer, aligned.byteOffset, frames * channels);
+    const planar = Array.from({ length: channels }, () => new Float32Array(frames));
+    for (let i = 0, k = 0; i < frames; i++) for (let c = 0; c < channels; c++, k++) planar[c][i] = interleaved[k];
+    onChunk(planar);
+  });
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').slice(-1)[0] ?? '';
+
+function timeoutFor(media: MediaInfo): number {
+  return 120_000 + Math.ceil(media.durationSeconds) * 2_000;
+}
+
+/** Runs the decode pass and returns the signals the needs ask for (video and/or audio). */
+export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<Signals> {
+  const started = performance.now();
+  const p = plan(media, opts.needs);
+  if (!p.video && !p.audio) return { video: null, audio: null, analysisMs: 0 };
+
+  const maxFd = Math.max(p.video?.fd ?? 0, p.legal?.fd ?? 0, p.audio?.fd ?? 0);
+  const extraPipes = Array.from({ length: maxFd - 2 }, () => 'pipe' as const);
+  const stdio: ['ignore', 'ignore', 'pipe', ...'pipe'[]] = ['ignore', 'ignore', 'pipe', ...extraPipes];
+
+  const subprocess = execa(ffmpegPath(), p.args, {
+    stdio,
+    cancelSignal: opts.signal,
+    timeout: timeoutFor(media),
+    forceKillAfterDelay: 2000,
+    reject: false,
+    // Streams are consumed as they arrive; buffering them would hold the whole decoded media in memory.
+    buffer: false,
+  });
+  const pipes = subprocess.stdio as unknown as Readable[];
+  let stderr = '';
+  pipes[2].on('data', (chunk: Buffer) => {
+    if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+  });
+
+  let lastData = Date.now();
+  let stalled = false;
+  const watchdog = setInterval(() => {
+    if (Date.now() - lastData > STALL_MS) {
+      stalled = true;
+      subprocess.kill('SIGKILL');
+    }
+  }, 5_000);
+  const expectedSeconds = Math.max(media.durationSeconds, 0.001);
+  let progressAt = 0;
+  const progress = (seconds: number) => {
+    lastData = Date.now();
+    const fraction = Math.min(1, seconds / expectedSeconds);
+    if (opts.onProgress && fraction - progressAt >= 0.01) {
+      progressAt = fraction;
+      opts.onProgress(fraction);
+    }
+  };
+
+  let videoAcc: VideoFrameAccumulator | null = null;
+  if (p.video) {
+    const { fd, width, height, fps } = p.video;
+    const acc = new VideoFrameAccumulator(width, height);
+    videoAcc = acc;
+    recordReader(pipes[fd], width * height, (frame) => {
+      acc.push(frame);
+      if (fps > 0) progress(acc.frameCount / fps);
+    });
+  }
+  let legalAcc: LegalLevelsAccumulator | null = null;
+  if (p.legal) {
+    const { fd, width, height, interval } = p.legal;
+    const acc = new LegalLevelsAccumulator({ allowancePct: 1, matrix: (media.video?.height ?? 0) >= 720 ? 'bt709' : 'bt601', fullRange: media.video?.colorRange === 'pc' });
+    legalAcc = acc;
+    let n = 0;
+    recordReader(pipes[fd], width * height * 3, (frame) => {
+      acc.push(frame, width, height, (media.video?.startSeconds ?? 0) + n++ * interval);
+    });
+  }
+  let meter: LoudnessMeter | null = null;
+  let audioStats: AudioStatsAccumulator | null = null;
+  let samples = 0;
+  if (p.audio && media.audio) {
+    const { fd, channels, sampleRate } = p.audio;
+    const channelNames = media.audio.channelNames;
+    const m = new LoudnessMeter({ sampleRate, channelNames, dualMono: channels === 1 });
+    const s = new AudioStatsAccumulator({ sampleRate, channelNames });
+    meter = m;
+    audioStats = s;
+    pcmReader(pipes[fd], channels, (planar) => {
+      m.push(planar);
+      s.push(planar);
+      samples += planar[0].length;
+      if (!p.video) progress(samples / sampleRate);
+    });
+  }
+
+  const result = await subprocess;
+  clearInterval(watchdog);
+  if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
+  if (result.timedOut) throw new EngineError('timeout', `Decoding ${media.path} took longer than ${Math.round(timeoutFor(media) / 1000)} s and was stopped.`);
+  if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
+  const frames = videoAcc?.frameCount ?? 0;
+  if (result.exitCode !== 0 && frames === 0 && samples === 0) {
+    const why = lastLine(stderr);
+    throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
+  }
+
+  let video: VideoSignals | null = null;
+  if (p.video && videoAcc) {
+    const done = videoAcc.finish();
+    video = {
+      fps: p.video.fps,
+      startSeconds: media.video?.startSeconds ?? 0,
+      frameCount: done.frames.length,
+      width: p.video.width,
+      height: p.video.height,
+      frames: done.frames,
+      hashes: done.hashes,
+      thumbnails: done.thumbnails,
+      canvas: done.canvas,
+      legalLevels: legalAcc ? legalAcc.finish() : null,
+    };
+  }
+  let audio: AudioSignals | null = null;
+  if (p.audio && media.audio && meter && audioStats) {
+    audio = {
+      sampleRate: p.audio.sampleRate,
+      channels: p.audio.channels,
+      channelNames: media.audio.channelNames,
+      startSeconds: media.audio.startSeconds,
+      durationSeconds: samples / p.audio.sampleRate,
+      loudness: meter.result(),
+      stats: audioStats.finish(),
+    };
+  }
+  const decodeWarning = result.exitCode !== 0 ? lastLine(stderr) || `ffmpeg exit ${result.exitCode}` : null;
+  return { video, audio, analysisMs: Math.round(performance.now() - started), ...(decodeWarning ? { decodeWarning } : {}) };
+}

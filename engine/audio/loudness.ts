@@ -1,0 +1,288 @@
+// Streaming loudness meter: ITU-R BS.1770-5 integrated loudness, EBU Tech 3341 momentary and short-term
+// loudness (maxima on a 10 ms hop), EBU Tech 3342 loudness range, BS.1770 Annex 2 true peak and sample peak.
+//
+// The meter keeps no PCM: each 10 ms sub-block of K-weighted audio is reduced to one channel-weighted energy sum,
+// and every window (400 ms, 3 s) is rebuilt from those sums when the result is read. Memory is O(duration / 10 ms).
+
+import type { LoudnessMeasurements } from '../types.js';
+import { KWeightingFilter } from './k-weighting.js';
+import { TruePeakDetector } from './true-peak.js';
+
+export interface LoudnessMeterOptions {
+  sampleRate: number;
+  /** ffmpeg channel names in stream order (FL, FR, FC, LFE, BL, BR, SL, SR, ...). */
+  channelNames: string[];
+  /** measure a 1-channel file as dual mono (+3.01 dB), as for stereo playback; ignored for 2+ channels */
+  dualMono?: boolean;
+}
+
+const SUB_BLOCKS_PER_SECOND = 100;
+/** Sub-blocks per 100 ms: the hop of the gating blocks, of the LRA and of the reported series. */
+const STEP = 10;
+const MOMENTARY_WINDOW = 40;
+const SHORT_TERM_WINDOW = 300;
+/**
+ * Tech 3342 (file-based reading) appends at least 1.5 s of silence before the final LRA, so the last seconds of
+ * programme reach the middle of a short-term window like the rest. We append exactly 1.5 s of zero energy to the
+ * short-term windows used for LRA only (the reported short-term series and its maximum stop at the real end).
+ * Tech 3342 #1-#4 pass either way; on programme material it gives the final seconds their due weight.
+ */
+const LRA_TAIL_SILENCE = 150;
+
+const ABSOLUTE_GATE_LUFS = -70;
+const RELATIVE_GATE_LU = -10;
+const LRA_RELATIVE_GATE_LU = -20;
+const LRA_LOW_PERCENTILE = 10;
+const LRA_HIGH_PERCENTILE = 95;
+
+const SIDE_SURROUND_WEIGHT = 1.41;
+
+/**
+ * BS.1770-5 channel weights (Table 5) by ffmpeg channel name: side surrounds (±90°..±110°) 1.41; back surrounds
+ * (±135°, 180°), everything in front, top and bottom layers 1.0; LFE excluded. In 5.0/5.1 layouts whose two
+ * surrounds are called BL/BR those are the ±110° pair; once SL/SR exist (7.1) BL/BR are the ±135° backs.
+ * ffmpeg's ebur128 weights BL/BR at 1.41 in every layout, which reads 7.1 back-surround content 1.5 LU hot.
+ */
+export function channelWeights(channelNames: string[]): number[] {
+  const names = channelNames.map((name) => name.toUpperCase());
+  const hasSideSurrounds = names.includes('SL') || names.includes('SR');
+  return names.map((name) => {
+    if (name === 'LFE' || name === 'LFE2') return 0;
+    if (name === 'SL' || name === 'SR' || name === 'SDL' || name === 'SDR') return SIDE_SURROUND_WEIGHT;
+    if ((name === 'BL' || name === 'BR') && !hasSideSurrounds) return SIDE_SURROUND_WEIGHT;
+    return 1;
+  });
+}
+
+/** Power ratio of a level difference in LU (dB). */
+function powerRatio(lu: number): number {
+  return Math.pow(10, lu / 10);
+}
+
+function lufsFromMeanSquare(meanSquare: number): number {
+  return -0.691 + 10 * Math.log10(meanSquare);
+}
+
+function meanSquareFromLufs(lufs: number): number {
+  return powerRatio(lufs + 0.691);
+}
+
+function decibels(linear: number): number | null {
+  return linear > 0 ? 20 * Math.log10(linear) : null;
+}
+
+function gatedLufs(meanSquare: number): number | null {
+  return meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS) ? lufsFromMeanSquare(meanSquare) : null;
+}
+
+/** Growable Float64 log of per-sub-block energies. */
+class EnergyLog {
+  private values = new Float64Array(1024);
+  length = 0;
+
+  append(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  /** The energies followed by `padding` zeros (silence). */
+  padded(padding: number): Float64Array {
+    const out = new Float64Array(this.length + padding);
+    out.set(this.values.subarray(0, this.length));
+    return out;
+  }
+}
+
+/** A sliding window's running sum is re-added from scratch this often, so rounding cannot drift. */
+const RESUM_INTERVAL = 1000;
+
+/**
+ * Energy sum of every window of `width` sub-blocks, indexed by its first sub-block (0 .. energies.length - width).
+ */
+function windowSums(energies: Float64Array, width: number): Float64Array {
+  const count = Math.max(0, energies.length - width + 1);
+  const sums = new Float64Array(count);
+  let sum = 0;
+  for (let start = 0; start < count; start++) {
+    if (start % RESUM_INTERVAL === 0) {
+      sum = 0;
+      for (let i = start; i < start + width; i++) sum += energies[i];
+    } else {
+      sum += energies[start + width - 1] - energies[start - 1];
+    }
+    sums[start] = sum;
+  }
+  return sums;
+}
+
+interface Maximum {
+  lufs: number | null;
+  atSubBlock: number | null;
+}
+
+export class LoudnessMeter {
+  private readonly sampleRate: number;
+  private readonly weights: number[];
+  private readonly filters: KWeightingFilter[];
+  private readonly truePeaks: TruePeakDetector[];
+  private readonly energies = new EnergyLog();
+  private samplePeak = 0;
+  private samplesSeen = 0;
+  private subBlockEnergy = 0;
+  private subBlockEnd: number;
+
+  constructor(opts: LoudnessMeterOptions) {
+    const { sampleRate, channelNames } = opts;
+    if (!Number.isFinite(sampleRate) || sampleRate < SUB_BLOCKS_PER_SECOND) throw new RangeError(`invalid sample rate ${sampleRate}`);
+    if (channelNames.length === 0) throw new RangeError('at least one channel is required');
+    this.sampleRate = sampleRate;
+    // Dual mono: the one channel is heard from two loudspeakers, i.e. counted twice.
+    this.weights = channelNames.length === 1 && opts.dualMono ? [2 * channelWeights(channelNames)[0]] : channelWeights(channelNames);
+    this.filters = channelNames.map(() => new KWeightingFilter(sampleRate));
+    this.truePeaks = channelNames.map(() => new TruePeakDetector(sampleRate));
+    this.subBlockEnd = this.subBlockBoundary(1);
+  }
+
+  push(channels: Float32Array[]): void {
+    const length = this.checkChunk(channels);
+    channels.forEach((samples, c) => {
+      this.truePeaks[c].push(samples);
+      this.samplePeak = Math.max(this.samplePeak, peakMagnitude(samples));
+    });
+    let position = 0;
+    while (position < length) {
+      const end = Math.min(length, position + this.subBlockEnd - this.samplesSeen);
+      for (let c = 0; c < channels.length; c++) {
+        if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
+      }
+      this.samplesSeen += end - position;
+      position = end;
+      if (this.samplesSeen === this.subBlockEnd) this.closeSubBlock();
+    }
+  }
+
+  result(): LoudnessMeasurements {
+    const energies = this.energies.padded(LRA_TAIL_SILENCE);
+    const subBlocks = this.energies.length;
+    const momentary = this.windowMeanSquares(windowSums(energies.subarray(0, subBlocks), MOMENTARY_WINDOW), MOMENTARY_WINDOW);
+    const shortTermWithTail = this.windowMeanSquares(windowSums(energies, SHORT_TERM_WINDOW), SHORT_TERM_WINDOW);
+    const shortTerm = shortTermWithTail.subarray(0, Math.max(0, subBlocks - SHORT_TERM_WINDOW + 1));
+    const maxMomentary = maximum(momentary);
+    const maxShortTerm = maximum(shortTerm);
+    return {
+      integratedLufs: integratedLoudness(everyStep(momentary)),
+      loudnessRangeLu: subBlocks < SHORT_TERM_WINDOW ? null : loudnessRange(everyStep(shortTermWithTail)),
+      truePeakDbtp: decibels(Math.max(...this.truePeaks.map((detector) => detector.linearPeak))),
+      samplePeakDbfs: decibels(this.samplePeak),
+      maxMomentaryLufs: maxMomentary.lufs,
+      maxShortTermLufs: maxShortTerm.lufs,
+      maxMomentaryAtSeconds: this.secondsOf(maxMomentary.atSubBlock),
+      maxShortTermAtSeconds: this.secondsOf(maxShortTerm.atSubBlock),
+      momentary: series(momentary, MOMENTARY_WINDOW, subBlocks),
+      shortTerm: series(shortTerm, SHORT_TERM_WINDOW, subBlocks),
+    };
+  }
+
+  private checkChunk(channels: Float32Array[]): number {
+    if (channels.length !== this.weights.length) {
+      throw new RangeError(`expected ${this.weights.length} channels, got ${channels.length}`);
+    }
+    const length = channels[0].length;
+    if (channels.some((samples) => samples.length !== length)) throw new RangeError('channel chunks differ in length');
+    return length;
+  }
+
+  private closeSubBlock(): void {
+    this.energies.append(this.subBlockEnergy);
+    this.subBlockEnergy = 0;
+    this.subBlockEnd = this.subBlockBoundary(this.energies.length + 1);
+  }
+
+  /** First sample of sub-block `index`: 10 ms boundaries rounded to whole samples, so any sample rate works. */
+  private subBlockBoundary(index: number): number {
+    return Math.floor((index * this.sampleRate + SUB_BLOCKS_PER_SECOND / 2) / SUB_BLOCKS_PER_SECOND);
+  }
+
+  /** Turns window energy sums into mean squares over the window's sample count. */
+  private windowMeanSquares(sums: Float64Array, width: number): Float64Array {
+    for (let start = 0; start < sums.length; start++) {
+      sums[start] /= this.subBlockBoundary(start + width) - this.subBlockBoundary(start);
+    }
+    return sums;
+  }
+
+  private secondsOf(subBlock: number | null): number | null {
+    return subBlock === null ? null : this.subBlockBoundary(subBlock) / this.sampleRate;
+  }
+}
+
+function peakMagnitude(samples: Float32Array): number {
+  let highest = 0;
+  let lowest = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const value = samples[i];
+    if (value > highest) highest = value;
+    if (value < lowest) lowest = value;
+  }
+  return Math.max(highest, -lowest);
+}
+
+/** The windows that start on a 100 ms step (the BS.1770 gating blocks, the Tech 3342 short-term values). */
+function everyStep(meanSquares: Float64Array): Float64Array {
+  const out = new Float64Array(Math.ceil(meanSquares.length / STEP));
+  for (let i = 0; i < out.length; i++) out[i] = meanSquares[i * STEP];
+  return out;
+}
+
+/** The loudest window (first one on ties), or null when none is above the absolute gate. */
+function maximum(meanSquares: Float64Array): Maximum {
+  let best = -1;
+  for (let start = 0; start < meanSquares.length; start++) {
+    if (best < 0 || meanSquares[start] > meanSquares[best]) best = start;
+  }
+  const lufs = best < 0 ? null : gatedLufs(meanSquares[best]);
+  return lufs === null ? { lufs: null, atSubBlock: null } : { lufs, atSubBlock: best };
+}
+
+/** One value per 100 ms, for the window ending at (i + 1) × 100 ms; null before a full window or below the gate. */
+function series(meanSquares: Float64Array, width: number, subBlocks: number): (number | null)[] {
+  const values: (number | null)[] = [];
+  for (let end = STEP; end <= subBlocks; end += STEP) {
+    values.push(end < width ? null : gatedLufs(meanSquares[end - width]));
+  }
+  return values;
+}
+
+function powerMean(values: Float64Array): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/** BS.1770 gated loudness of the 400 ms blocks: absolute gate, then relative gate at −10 LU. */
+function integratedLoudness(blocks: Float64Array): number | null {
+  const aboveAbsolute = blocks.filter((meanSquare) => meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS));
+  if (aboveAbsolute.length === 0) return null;
+  const relativeGate = powerMean(aboveAbsolute) * powerRatio(RELATIVE_GATE_LU);
+  const gated = aboveAbsolute.filter((meanSquare) => meanSquare > relativeGate);
+  return lufsFromMeanSquare(powerMean(gated));
+}
+
+/** EBU Tech 3342 loudness range of the short-term values: gates at −70 LUFS and −20 LU, then P95 − P10. */
+function loudnessRange(shortTerm: Float64Array): number | null {
+  const aboveAbsolute = shortTerm.filter((meanSquare) => meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS));
+  if (aboveAbsolute.length === 0) return null;
+  const relativeGate = powerMean(aboveAbsolute) * powerRatio(LRA_RELATIVE_GATE_LU);
+  const gated = Array.from(aboveAbsolute.filter((meanSquare) => meanSquare > relativeGate), lufsFromMeanSquare);
+  gated.sort((a, b) => a - b);
+  return percentile(gated, LRA_HIGH_PERCENTILE) - percentile(gated, LRA_LOW_PERCENTILE);
+}
+
+/** Tech 3342's index rule on sorted values: the 1-based element round((n − 1) · p / 100 + 1). */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.round(((sorted.length - 1) * p) / 100)];
+}

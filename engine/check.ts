@@ -1,0 +1,155 @@
+// One check: probe → analyse (one decode) → gates (pure) → verdict → report.
+import { createRequire } from 'node:module';
+import { analyse } from './analyse.js';
+import { EngineError } from './errors.js';
+import { engineCapabilities } from './ffmpeg/capabilities.js';
+import { GATES, NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
+import { skippedGate } from './gates/common.js';
+import { probe } from './probe.js';
+import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
+import { needsLegalLevels } from './profiles/thresholds-format.js';
+import { sha256File } from './receipt.js';
+import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
+import type { GateDefinition, GateResult, MediaInfo, SignalNeed, Signals } from './types.js';
+
+export interface CheckOptions {
+  profile?: string;
+  checks?: string | string[];
+  signal?: AbortSignal;
+  /** 0..100 with the stage running. */
+  onProgress?: (pct: number, stage: CheckStage) => void;
+  /** Filled by the service (metering and cost are not the engine's business). */
+  usage?: (media: MediaInfo) => Record<string, unknown> | null;
+  costEstimate?: Record<string, unknown> | null;
+}
+
+export type CheckStage = 'probe' | 'analyse' | 'gates' | 'report';
+
+export interface CheckResult {
+  report: Report;
+  media: MediaInfo;
+  signals: Signals;
+  resolved: ResolvedProfile;
+}
+
+function packageVersion(): string {
+  const require = createRequire(import.meta.url);
+  for (const candidate of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = require(candidate) as { name?: string; version?: string };
+      if (pkg.name === 'preflight' && pkg.version) return pkg.version;
+    } catch {
+      /* try the next location (source tree vs dist/) */
+    }
+  }
+  return '0.0.0';
+}
+
+export const ENGINE_VERSION = packageVersion();
+
+/** The gates a check runs: explicit checks override the profile's defaults. */
+export function selectGates(resolved: ResolvedProfile, checks: string[] | null): GateDefinition[] {
+  const ids = checks ?? resolved.profile.gates;
+  return ids.map((id) => gateById(id)).filter((g): g is GateDefinition => Boolean(g));
+}
+
+function runnable(gate: GateDefinition, media: MediaInfo): string | null {
+  if (!gate.available) return NOT_AVAILABLE;
+  if (!gate.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
+  return null;
+}
+
+function signalNeeds(gates: GateDefinition[], media: MediaInfo, delivery: DeliveryProfileId): Set<SignalNeed> {
+  const needs = new Set<SignalNeed>();
+  for (const g of gates) {
+    if (runnable(g, media)) continue;
+    for (const n of g.needs) if (n !== 'legal_levels' || needsLegalLevels(delivery)) needs.add(n);
+  }
+  return needs;
+}
+
+function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, resolved: ResolvedProfile, timecodeFps: number): GateResult {
+  const reason = runnable(gate, media);
+  if (reason) return skippedGate(gate.id, reason);
+  try {
+    return gate.run({
+      media,
+      signals,
+      thresholds: thresholdsFor(gate.id, resolved.deliveryProfile.id as DeliveryProfileId),
+      profileId: resolved.profile.id,
+      deliveryProfile: resolved.deliveryProfile,
+      timecodeFps,
+    });
+  } catch (err) {
+    return { gate: gate.id, status: 'error', reason: `gate failed: ${(err as Error).message}`, measurements: {}, flags: [] };
+  }
+}
+
+export function timecodeFpsOf(media: MediaInfo): number {
+  const fps = media.video && media.kind === 'video' ? media.video.fps || media.video.avgFps : 0;
+  return fps > 0 && fps <= 240 ? fps : 25;
+}
+
+export async function runCheck(path: string, opts: CheckOptions = {}): Promise<CheckResult> {
+  const t0 = performance.now();
+  const progress = opts.onProgress ?? (() => {});
+  const checks = parseChecks(opts.checks);
+  progress(0, 'probe');
+  const [media, capabilities] = await Promise.all([probe(path, opts.signal), engineCapabilities()]);
+  const resolved = resolveProfile(opts.profile, media);
+  const gates = selectGates(resolved, checks);
+  const tProbe = performance.now();
+
+  progress(5, 'analyse');
+  const needs = signalNeeds(gates, media, resolved.deliveryProfile.id as DeliveryProfileId);
+  const [signals, sha256] = await Promise.all([
+    analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }),
+    sha256File(path),
+  ]);
+  if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
+  const tAnalyse = performance.now();
+
+  progress(95, 'gates');
+  const timecodeFps = timecodeFpsOf(media);
+  const results = gates.map((g) => runGate(g, media, signals, resolved, timecodeFps));
+  const flags = finaliseFlags(results, timecodeFps);
+  const tGates = performance.now();
+
+  const warnings: string[] = [];
+  if (signals.decodeWarning) warnings.push(`ffmpeg reported a decode error; the file may be truncated or damaged: ${signals.decodeWarning}`);
+  if (media.otherStreams.length) warnings.push(`${media.otherStreams.length} stream(s) not analysed: ${media.otherStreams.map((s) => `#${s.index} ${s.type}${s.codec ? ` (${s.codec})` : ''}`).join(', ')}`);
+
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    verdict: verdictOf(flags),
+    profile: resolved.profile.id,
+    requestedProfile: resolved.requestedProfile,
+    deliveryProfile: resolved.deliveryProfile.id,
+    profileResolution: resolved.resolution,
+    media: { ...mediaSummary(media), sha256 },
+    engine: { name: 'preflight', version: ENGINE_VERSION, profilesVersion: PROFILES_VERSION, ffmpeg: capabilities.ffmpeg },
+    summary: {
+      block: flags.filter((f) => f.severity === 'BLOCK').length,
+      watch: flags.filter((f) => f.severity === 'WATCH').length,
+      gatesRun: results.length - countStatuses(results, 'skipped'),
+      gatesSkipped: countStatuses(results, 'skipped'),
+      gatesErrored: countStatuses(results, 'error'),
+    },
+    gates: gateSummaries(results),
+    flags,
+    warnings,
+    usage: opts.usage ? opts.usage(media) : null,
+    costEstimate: opts.costEstimate ?? null,
+    timings: {
+      probeMs: Math.round(tProbe - t0),
+      analysisMs: Math.round(tAnalyse - tProbe),
+      gatesMs: Math.round(tGates - tAnalyse),
+      totalMs: Math.round(performance.now() - t0),
+    },
+    createdAt: new Date().toISOString(),
+  };
+  progress(100, 'report');
+  return { report, media, signals, resolved };
+}
+
+export { GATES };

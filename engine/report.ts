@@ -1,0 +1,100 @@
+// The report (preflight-report/1): verdict, gates with measurements, timestamped flags. Deterministic: the same
+// media and options give byte-identical `gates` and `flags`; ids follow the sorted flag order, times live elsewhere.
+import { basename } from 'node:path';
+import { formatTimecode, formatTimestamp, frameIndex } from './timecode.js';
+import type { Flag, GateResult, GateStatus, MediaInfo, Verdict } from './types.js';
+
+export const REPORT_SCHEMA_VERSION = 'preflight-report/1';
+
+export type GateSummary = Omit<GateResult, 'flags'> & { flagCount: number };
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  verdict: Verdict;
+  profile: string;
+  requestedProfile: string;
+  deliveryProfile: string;
+  profileResolution: string;
+  media: ReturnType<typeof mediaSummary> & { sha256: string };
+  engine: { name: 'preflight'; version: string; profilesVersion: string; ffmpeg: { version: string; source: string } };
+  summary: { block: number; watch: number; gatesRun: number; gatesSkipped: number; gatesErrored: number };
+  gates: GateSummary[];
+  flags: Flag[];
+  warnings: string[];
+  usage: Record<string, unknown> | null;
+  costEstimate: Record<string, unknown> | null;
+  timings: { probeMs: number; analysisMs: number; gatesMs: number; totalMs: number };
+  createdAt: string;
+}
+
+export function verdictOf(flags: { severity: string }[]): Verdict {
+  if (flags.some((f) => f.severity === 'BLOCK')) return 'BLOCK';
+  if (flags.some((f) => f.severity === 'WATCH')) return 'WATCH';
+  return 'PASS';
+}
+
+export function mediaSummary(media: MediaInfo) {
+  const v = media.video;
+  const a = media.audio;
+  return {
+    fileName: basename(media.path),
+    kind: media.kind,
+    container: media.container,
+    durationSeconds: Math.round(media.durationSeconds * 1000) / 1000,
+    sizeBytes: media.sizeBytes,
+    video: v
+      ? {
+          codec: v.codec,
+          width: v.width,
+          height: v.height,
+          displayWidth: v.displayWidth,
+          displayHeight: v.displayHeight,
+          rotation: v.rotation,
+          fps: Math.round(v.fps * 1000) / 1000,
+          variableFrameRate: v.variableFrameRate,
+          pixelFormat: v.pixelFormat,
+          hdr: v.hdr,
+        }
+      : null,
+    audio: a ? { codec: a.codec, sampleRate: a.sampleRate, channels: a.channels, channelLayout: a.channelLayout } : null,
+    streams: { video: media.videoStreamCount, audio: media.audioStreamCount, subtitle: media.subtitleStreamCount, other: media.otherStreams.length },
+  };
+}
+
+const SEVERITY_ORDER = { BLOCK: 0, WATCH: 1 } as const;
+
+/** Sorts flags by start time, then gate, severity, end and summary, and gives them ids and timestamps. */
+export function finaliseFlags(results: GateResult[], fps: number): Flag[] {
+  const drafts = results.flatMap((r) => r.flags.map((f) => ({ ...f, gate: r.gate })));
+  drafts.sort(
+    (a, b) =>
+      a.start - b.start ||
+      a.gate.localeCompare(b.gate) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.end - b.end ||
+      a.summary.localeCompare(b.summary),
+  );
+  return drafts.map((f, i) => ({
+    id: `f_${String(i + 1).padStart(4, '0')}`,
+    gate: f.gate,
+    severity: f.severity,
+    timestamp: formatTimestamp(Math.max(0, f.start)),
+    start: round3(f.start),
+    end: round3(f.end),
+    timecode: formatTimecode(Math.max(0, f.start), fps),
+    frame: frameIndex(Math.max(0, f.start), fps),
+    summary: f.summary,
+    evidence: f.evidence,
+    repair: f.repair,
+  }));
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export function gateSummaries(results: GateResult[]): GateSummary[] {
+  return results.map(({ flags, ...rest }) => ({ ...rest, flagCount: flags.length }));
+}
+
+export function countStatuses(results: GateResult[], status: GateStatus): number {
+  return results.filter((r) => r.status === status).length;
+}

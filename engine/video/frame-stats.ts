@@ -1,0 +1,237 @@
+// Per-frame statistics of the downscaled luma picture, computed as frames stream out of the single decode pass.
+// Luma arrives as ffmpeg `gray` (range-expanded: 0 = reference black, 255 = reference white).
+import type { CanvasSignals, VideoFrameStats } from '../types.js';
+
+/** Pixels at or below this share of the luma range count as black (ffmpeg blackdetect pix_th default). */
+export const BLACK_PIXEL_LEVEL = 0.1;
+const BLACK_PIXEL_CODE = Math.round(BLACK_PIXEL_LEVEL * 255);
+/** A bar row/column is flat and near black: its brightest pixel stays at or below this code value. */
+const BAR_MAX_CODE = 32;
+/** Frames darker than this (intros, fades, black) do not vote on the canvas. */
+const CANVAS_MIN_MEAN = 0.12;
+const CANVAS_MAX_DARK = 0.85;
+/** Padding must cover at least this share of a dimension per side to count in a frame. */
+const MIN_PAD_FRACTION = 0.02;
+/** Side band detail below this share of the centre's detail reads as blurred or flat fill. */
+const FILL_DETAIL_RATIO = 0.5;
+/** Left/right (or top/bottom) fill must be this symmetric, as centred content on a padded canvas is. */
+const FILL_SYMMETRY = 0.05;
+
+interface PerFrameCanvas {
+  bars: [number, number, number, number];
+  fill: [number, number, number, number] | null;
+}
+
+export class VideoFrameAccumulator {
+  private previous: Uint8Array | null = null;
+  private readonly frames: VideoFrameStats[] = [];
+  private hashes: number[] = [];
+  private thumbnails: Uint8Array[] = [];
+  private readonly canvas: PerFrameCanvas[] = [];
+  private readonly colDetail: Float64Array;
+  private readonly rowDetail: Float64Array;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.colDetail = new Float64Array(width);
+    this.rowDetail = new Float64Array(height);
+  }
+
+  get frameCount(): number {
+    return this.frames.length;
+  }
+
+  push(frame: Uint8Array): void {
+    const { width, height } = this;
+    const n = width * height;
+    let sum = 0;
+    let dark = 0;
+    let diff = 0;
+    const prev = this.previous;
+    for (let i = 0; i < n; i++) {
+      const v = frame[i];
+      sum += v;
+      if (v <= BLACK_PIXEL_CODE) dark++;
+      if (prev) diff += Math.abs(v - prev[i]);
+    }
+    const stats: VideoFrameStats = { mean: sum / n / 255, darkFraction: dark / n, diff: prev ? diff / n / 255 : 0 };
+    this.frames.push(stats);
+    const [hi, lo, thumb] = differenceHash(frame, width, height);
+    this.hashes.push(hi, lo);
+    this.thumbnails.push(thumb);
+    if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
+    // Reuse the buffer: the reader hands us a fresh copy per frame.
+    this.previous = frame;
+  }
+
+  private canvasOf(frame: Uint8Array): PerFrameCanvas {
+    const { width, height, colDetail, rowDetail } = this;
+    colDetail.fill(0);
+    rowDetail.fill(0);
+    // Second differences (a Laplacian) measure fine detail and stay low on smooth, blurred areas.
+    for (let y = 1; y < height - 1; y++) {
+      const row = y * width;
+      for (let x = 1; x < width - 1; x++) {
+        const v2 = 2 * frame[row + x];
+        const d = Math.abs(v2 - frame[row + x - 1] - frame[row + x + 1]) + Math.abs(v2 - frame[row - width + x] - frame[row + width + x]);
+        colDetail[x] += d;
+        rowDetail[y] += d;
+      }
+    }
+    const bars = barExtents(frame, width, height);
+    return { bars, fill: fillExtents(colDetail, rowDetail, bars, width, height) };
+  }
+
+  finish(): { frames: VideoFrameStats[]; hashes: Uint32Array; thumbnails: Uint8Array; canvas: CanvasSignals } {
+    const thumbnails = new Uint8Array(this.thumbnails.length * THUMB_CELLS);
+    this.thumbnails.forEach((t, i) => thumbnails.set(t, i * THUMB_CELLS));
+    return { frames: this.frames, hashes: Uint32Array.from(this.hashes), thumbnails, canvas: summariseCanvas(this.canvas) };
+  }
+}
+
+/** Side of the square thumbnail grid kept per frame (block means), for verifying repeated pictures. */
+export const THUMB_SIDE = 24;
+export const THUMB_CELLS = THUMB_SIDE * THUMB_SIDE;
+
+function blockMeans(frame: Uint8Array, width: number, height: number, cols: number, rows: number): Float64Array {
+  const cells = new Float64Array(cols * rows);
+  for (let gy = 0; gy < rows; gy++) {
+    const y0 = Math.floor((gy * height) / rows);
+    const y1 = Math.max(y0 + 1, Math.floor(((gy + 1) * height) / rows));
+    for (let gx = 0; gx < cols; gx++) {
+      const x0 = Math.floor((gx * width) / cols);
+      const x1 = Math.max(x0 + 1, Math.floor(((gx + 1) * width) / cols));
+      let s = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) s += frame[y * width + x];
+      cells[gy * cols + gx] = s / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  return cells;
+}
+
+/**
+ * 64-bit difference hash on a 9×8 grid of block means (robust to encoding noise, used to find candidates),
+ * plus a 24×24 thumbnail used to confirm that two pictures really are the same.
+ */
+function differenceHash(frame: Uint8Array, width: number, height: number): [number, number, Uint8Array] {
+  const cells = blockMeans(frame, width, height, 9, 8);
+  const thumb = Uint8Array.from(blockMeans(frame, width, height, THUMB_SIDE, THUMB_SIDE), (v) => Math.round(v));
+  let hi = 0;
+  let lo = 0;
+  for (let gy = 0; gy < 8; gy++) {
+    for (let gx = 0; gx < 8; gx++) {
+      const bit = cells[gy * 9 + gx] > cells[gy * 9 + gx + 1] + 1 ? 1 : 0;
+      const k = gy * 8 + gx;
+      if (k < 32) hi = (hi | (bit << k)) >>> 0;
+      else lo = (lo | (bit << (k - 32))) >>> 0;
+    }
+  }
+  return [hi, lo, thumb];
+}
+
+/** Flat near-black rows from the top and bottom, columns from the left and right, as fractions. */
+function barExtents(frame: Uint8Array, width: number, height: number): [number, number, number, number] {
+  const rowIsBar = (y: number) => {
+    for (let x = 0; x < width; x++) if (frame[y * width + x] > BAR_MAX_CODE) return false;
+    return true;
+  };
+  const colIsBar = (x: number) => {
+    for (let y = 0; y < height; y++) if (frame[y * width + x] > BAR_MAX_CODE) return false;
+    return true;
+  };
+  let top = 0;
+  while (top < height / 2 && rowIsBar(top)) top++;
+  let bottom = 0;
+  while (bottom < height / 2 && rowIsBar(height - 1 - bottom)) bottom++;
+  let left = 0;
+  while (left < width / 2 && colIsBar(left)) left++;
+  let right = 0;
+  while (right < width / 2 && colIsBar(width - 1 - right)) right++;
+  return [top / height, bottom / height, left / width, right / width];
+}
+
+const SMOOTH_RADIUS = 2;
+
+/** Length of the low-detail run from one end of a profile (smoothed over 5 lines), given the detail level of the centre. */
+function lowDetailRun(profile: Float64Array, from: number, step: 1 | -1, skip: number, limit: number, centre: number): number {
+  let run = 0;
+  for (let i = from + step * skip; run < limit; i += step) {
+    let sum = 0;
+    let n = 0;
+    for (let k = -SMOOTH_RADIUS; k <= SMOOTH_RADIUS; k++) {
+      const v = profile[i + k];
+      if (v !== undefined && i + k > 0 && i + k < profile.length - 1) {
+        sum += v;
+        n++;
+      }
+    }
+    if (n > 0 && sum / n >= centre * FILL_DETAIL_RATIO) break;
+    run++;
+  }
+  return run;
+}
+
+/** Median detail of the central fifth: robust to a few very sharp lines. */
+function centreDetail(profile: Float64Array, len: number): number {
+  const a = Math.floor(len * 0.4);
+  const b = Math.max(a + 1, Math.ceil(len * 0.6));
+  return median(Array.from(profile.subarray(a, b)));
+}
+
+/**
+ * Low-detail bands on both sides of one axis that are not bars: blurred or flat fill around centred content.
+ * Returns [top, bottom, left, right] fractions (including any bars inside them), or null when the centre is too flat to judge.
+ */
+function fillExtents(
+  colDetail: Float64Array,
+  rowDetail: Float64Array,
+  bars: [number, number, number, number],
+  width: number,
+  height: number,
+): [number, number, number, number] | null {
+  const colCentre = centreDetail(colDetail, width - 1);
+  const rowCentre = centreDetail(rowDetail, height - 1);
+  if (colCentre < height || rowCentre < width) return null;
+  const side = (profile: Float64Array, len: number, centre: number, barA: number, barB: number): [number, number] => {
+    const skipA = Math.round(barA * (len + 1));
+    const skipB = Math.round(barB * (len + 1));
+    const limit = Math.floor(len * 0.45);
+    const a = (skipA + lowDetailRun(profile, 1, 1, skipA, limit - skipA, centre)) / (len + 1);
+    const b = (skipB + lowDetailRun(profile, len - 2, -1, skipB, limit - skipB, centre)) / (len + 1);
+    const symmetric = Math.abs(a - b) <= FILL_SYMMETRY && Math.min(a - barA, b - barB) >= MIN_PAD_FRACTION;
+    return symmetric ? [a, b] : [barA, barB];
+  };
+  const [left, right] = side(colDetail, width - 1, colCentre, bars[2], bars[3]);
+  const [top, bottom] = side(rowDetail, height - 1, rowCentre, bars[0], bars[1]);
+  return [top, bottom, left, right];
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
+function summariseCanvas(frames: PerFrameCanvas[]): CanvasSignals {
+  const bar = (i: number) => median(frames.map((f) => f.bars[i]));
+  const judged = frames.filter((f) => f.fill !== null);
+  const fillOnly = (i: number) => median(judged.map((f) => Math.max(0, (f.fill as number[])[i] - f.bars[i])));
+  const padded = (f: PerFrameCanvas, v: number[]) => (v[0] >= MIN_PAD_FRACTION && v[1] >= MIN_PAD_FRACTION) || (v[2] >= MIN_PAD_FRACTION && v[3] >= MIN_PAD_FRACTION);
+  const share = (list: PerFrameCanvas[], pick: (f: PerFrameCanvas) => number[]) =>
+    list.length ? list.filter((f) => padded(f, pick(f))).length / list.length : 0;
+  return {
+    framesConsidered: frames.length,
+    barTopFraction: bar(0),
+    barBottomFraction: bar(1),
+    barLeftFraction: bar(2),
+    barRightFraction: bar(3),
+    blurTopFraction: fillOnly(0),
+    blurBottomFraction: fillOnly(1),
+    blurLeftFraction: fillOnly(2),
+    blurRightFraction: fillOnly(3),
+    barFramesShare: share(frames, (f) => f.bars),
+    blurFramesShare: share(judged, (f) => (f.fill as number[]).map((v, i) => v - f.bars[i])),
+  };
+}

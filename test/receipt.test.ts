@@ -1,0 +1,387 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../engine/canonical-json.js';
+import { EngineError } from '../engine/errors.js';
+import {
+  buildReceipt,
+  loadSigningKey,
+  receiptJsonSchema,
+  receiptJsonSchemaText,
+  ReceiptSchema,
+  sha256File,
+  signedPayload,
+  signReceipt,
+  verifyReceipt,
+  writeReceiptSchema,
+  type BuildReceiptInput,
+  type Receipt,
+} from '../engine/receipt.js';
+
+const KEY = 'test-signing-key-not-secret';
+const FILE_SHA = createHash('sha256').update('the checked file').digest('hex');
+const ISSUED_AT = '2026-01-02T03:04:05.000Z';
+
+const blockInput: BuildReceiptInput = {
+  jobId: 'job_123',
+  verdict: 'BLOCK',
+  sha256: FILE_SHA,
+  profile: 'video_site_shorts',
+  gates: ['loudness', 'black_frames', 'clipping'],
+  blockedGates: ['loudness', 'black_frames'],
+  issuedAt: ISSUED_AT,
+};
+const passInput: BuildReceiptInput = { ...blockInput, verdict: 'PASS', blockedGates: [] };
+
+const temporaryDirs: string[] = [];
+function temporaryDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'preflight-receipt-'));
+  temporaryDirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temporaryDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth, keeps array order and writes no whitespace', () => {
+    const value = { b: 1, a: { d: [3, { z: true, y: null }], c: 'x' }, list: ['b', 'a'] };
+    expect(canonicalJson(value)).toBe('{"a":{"c":"x","d":[3,{"y":null,"z":true}]},"b":1,"list":["b","a"]}');
+  });
+
+  it('drops undefined properties and writes null for undefined array items, like JSON.stringify', () => {
+    expect(canonicalJson({ a: undefined, b: 2, f: () => 1 })).toBe('{"b":2}');
+    expect(canonicalJson([undefined, 1])).toBe('[null,1]');
+  });
+
+  it('sorts integer-like keys as strings and by UTF-16 code unit', () => {
+    expect(canonicalJson({ 2: 'two', 10: 'ten', b: 0 })).toBe('{"10":"ten","2":"two","b":0}');
+    // U+1F600 is stored as the surrogate pair D83D DE00, which sorts before U+FF61 by code unit.
+    expect(canonicalJson({ '\uFF61': 1, '\u{1F600}': 2, Z: 3, a: 4 })).toBe('{"Z":3,"a":4,"\u{1F600}":2,"\uFF61":1}');
+  });
+
+  it('writes numbers and strings as JSON.stringify does', () => {
+    expect(canonicalJson([0.1, 1e21, -0, 5e-7, Number.NaN, 'é"\n'])).toBe(JSON.stringify([0.1, 1e21, -0, 5e-7, Number.NaN, 'é"\n']));
+    expect(canonicalJson({ at: new Date(ISSUED_AT) })).toBe(`{"at":"${ISSUED_AT}"}`);
+  });
+
+  it('throws on circular structures', () => {
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(() => canonicalJson(loop)).toThrow(TypeError);
+  });
+});
+
+describe('buildReceipt', () => {
+  it('builds a BLOCK receipt listing the blocked gates, sorted', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    expect(receipt).toMatchObject({
+      schema: 'preflight-receipt/1',
+      verdict: 'BLOCK',
+      sha256: FILE_SHA,
+      profile: 'video_site_shorts',
+      gates: ['black_frames', 'clipping', 'loudness'],
+      blocked: ['black_frames', 'loudness'],
+      jobId: 'job_123',
+      issuedAt: ISSUED_AT,
+      issuer: 'preflight',
+    });
+    expect(receipt.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(receipt.summary).toContain('BLOCK');
+    expect(receipt.summary).toContain('black_frames, loudness');
+    expect(ReceiptSchema.parse(receipt)).toEqual(receipt);
+  });
+
+  it('turns WATCH into PASS with no blocked gates', () => {
+    const receipt = buildReceipt({ ...passInput, verdict: 'WATCH' }, KEY);
+    expect(receipt.verdict).toBe('PASS');
+    expect(receipt.blocked).toEqual([]);
+    expect(receipt.summary?.startsWith('PASS')).toBe(true);
+    expect(verifyReceipt(receipt, KEY)).toMatchObject({ valid: true, verdict: 'PASS', uploadReady: true });
+  });
+
+  it('says how to verify: steps, public verifier and CLI', () => {
+    const verify = buildReceipt(passInput, KEY).verify as Record<string, unknown>;
+    expect(Array.isArray(verify.steps)).toBe(true);
+    expect(verify.publicVerifier).toBe('POST /v1/public/receipts/verify');
+    expect(verify.cli).toBe('preflight verify <receipt.json> --file <media>');
+  });
+
+  it('takes the issuer, a Date for issuedAt, and defaults issuedAt to now', () => {
+    const dated = buildReceipt({ ...passInput, issuer: 'acme-qc', issuedAt: new Date(ISSUED_AT) }, KEY);
+    expect(dated).toMatchObject({ issuer: 'acme-qc', issuedAt: ISSUED_AT });
+    const now = buildReceipt({ ...passInput, issuedAt: undefined }, KEY);
+    expect(Math.abs(Date.parse(now.issuedAt) - Date.now())).toBeLessThan(5000);
+  });
+
+  it('refuses inconsistent or malformed input', () => {
+    expect(() => buildReceipt({ ...passInput, blockedGates: ['loudness'] }, KEY)).toThrow(EngineError);
+    expect(() => buildReceipt({ ...blockInput, blockedGates: [] }, KEY)).toThrow(EngineError);
+    expect(() => buildReceipt({ ...blockInput, blockedGates: ['not_checked'] }, KEY)).toThrow(/not among the checked gates/);
+    expect(() => buildReceipt({ ...passInput, sha256: 'abc' }, KEY)).toThrow(/sha256/);
+    expect(() => buildReceipt(passInput, '')).toThrow(EngineError);
+  });
+});
+
+describe('signing', () => {
+  it('signs exactly the documented fields, in canonical order', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    const payload = signedPayload(receipt);
+    expect(Object.keys(JSON.parse(payload))).toEqual(['blocked', 'gates', 'issuedAt', 'issuer', 'jobId', 'profile', 'schema', 'sha256', 'verdict']);
+  });
+
+  it('matches an independent implementation (hand-built canonical text + createHmac)', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    const canonical =
+      '{"blocked":["black_frames","loudness"],"gates":["black_frames","clipping","loudness"],' +
+      `"issuedAt":"${ISSUED_AT}","issuer":"preflight","jobId":"job_123","profile":"video_site_shorts",` +
+      `"schema":"preflight-receipt/1","sha256":"${FILE_SHA}","verdict":"BLOCK"}`;
+    expect(signedPayload(receipt)).toBe(canonical);
+    const expected = `sha256=${createHmac('sha256', Buffer.from(KEY, 'utf8')).update(canonical).digest('hex')}`;
+    expect(receipt.signature).toBe(expected);
+    expect(signReceipt(receipt, KEY)).toBe(expected);
+  });
+
+  it('uses a string key as its UTF-8 bytes and a Buffer as is', () => {
+    const receipt = buildReceipt(passInput, KEY);
+    expect(signReceipt(receipt, Buffer.from(KEY, 'utf8'))).toBe(receipt.signature);
+    expect(signReceipt(receipt, 'clé')).toBe(signReceipt(receipt, Buffer.from([0x63, 0x6c, 0xc3, 0xa9])));
+  });
+
+  it('ignores signature, summary and verify when signing', () => {
+    const receipt = buildReceipt(passInput, KEY);
+    const altered = { ...receipt, signature: `sha256=${'0'.repeat(64)}`, summary: 'anything', verify: 'anything' };
+    expect(signReceipt(altered, KEY)).toBe(receipt.signature);
+  });
+});
+
+describe('verifyReceipt', () => {
+  it('accepts an untouched receipt (round trip, also through JSON text)', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    const result = verifyReceipt(JSON.parse(JSON.stringify(receipt)), KEY);
+    expect(result).toMatchObject({ valid: true, authentic: true, schemaKnown: true, hashMatches: null, reason: null, verdict: 'BLOCK', uploadReady: false });
+    expect(result.signed).toEqual({
+      schema: 'preflight-receipt/1',
+      verdict: 'BLOCK',
+      sha256: FILE_SHA,
+      profile: 'video_site_shorts',
+      gates: ['black_frames', 'clipping', 'loudness'],
+      blocked: ['black_frames', 'loudness'],
+      jobId: 'job_123',
+      issuedAt: ISSUED_AT,
+      issuer: 'preflight',
+    });
+  });
+
+  const alterations: [string, (r: Receipt) => Receipt][] = [
+    ['verdict', (r) => ({ ...r, verdict: 'PASS' })],
+    ['sha256', (r) => ({ ...r, sha256: 'f'.repeat(64) })],
+    ['profile', (r) => ({ ...r, profile: 'broadcast_r128' })],
+    ['gates', (r) => ({ ...r, gates: ['black_frames', 'clipping'] })],
+    ['blocked', (r) => ({ ...r, blocked: ['loudness'] })],
+    ['jobId', (r) => ({ ...r, jobId: 'job_124' })],
+    ['issuedAt', (r) => ({ ...r, issuedAt: '2026-01-02T03:04:06.000Z' })],
+    ['issuer', (r) => ({ ...r, issuer: 'someone-else' })],
+  ];
+  it.each(alterations)('rejects a receipt whose %s was changed', (_field, alter) => {
+    const result = verifyReceipt(alter(buildReceipt(blockInput, KEY)), KEY);
+    expect(result).toMatchObject({ valid: false, authentic: false, schemaKnown: true, uploadReady: false });
+    expect(result.verdict).toBeUndefined();
+    expect(result.reason).toMatch(/signature does not match/);
+  });
+
+  it('rejects a signature with any one hex digit changed', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    const hex = receipt.signature.slice('sha256='.length);
+    for (let i = 0; i < hex.length; i += 1) {
+      const digit = hex[i] === '0' ? '1' : '0';
+      const signature = `sha256=${hex.slice(0, i)}${digit}${hex.slice(i + 1)}`;
+      expect(verifyReceipt({ ...receipt, signature }, KEY).authentic).toBe(false);
+    }
+  });
+
+  it('rejects malformed signatures without throwing', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    for (const signature of [receipt.signature.slice(0, -1), `${receipt.signature}0`, receipt.signature.toUpperCase(), receipt.signature.slice(7), '', 42]) {
+      const result = verifyReceipt({ ...receipt, signature }, KEY);
+      expect(result).toMatchObject({ valid: false, authentic: false, schemaKnown: true });
+      expect(result.reason).toMatch(/malformed receipt: signature/);
+    }
+  });
+
+  it('is not affected by summary or verify (unsigned)', () => {
+    const receipt = buildReceipt(blockInput, KEY);
+    expect(verifyReceipt({ ...receipt, summary: 'PASS: all good, publish it', verify: { steps: [] } }, KEY).valid).toBe(true);
+    const { summary: _summary, verify: _verify, ...bare } = receipt;
+    expect(verifyReceipt(bare, KEY).valid).toBe(true);
+    expect(verifyReceipt({ ...receipt, summary: 'PASS' }, KEY).verdict).toBe('BLOCK');
+  });
+
+  it('fails with the wrong key', () => {
+    const receipt = buildReceipt(passInput, KEY);
+    expect(verifyReceipt(receipt, `${KEY}x`)).toMatchObject({ valid: false, authentic: false, uploadReady: false });
+    expect(verifyReceipt(receipt, '')).toMatchObject({ valid: false, reason: 'no signing key to verify with' });
+  });
+
+  it.each(['preflight-receipt/2', 'other-receipt/1', 'PREFLIGHT-RECEIPT/1', ''])('rejects the unknown schema %j', (schema) => {
+    const receipt = { ...buildReceipt(passInput, KEY), schema };
+    const result = verifyReceipt({ ...receipt, signature: signReceipt(receipt as unknown as Receipt, KEY) }, KEY);
+    expect(result).toMatchObject({ valid: false, authentic: false, schemaKnown: false, uploadReady: false });
+    expect(result.reason).toBe(`unknown receipt schema "${schema}"; this verifier accepts preflight-receipt/1`);
+  });
+
+  it('rejects a missing schema and malformed shapes', () => {
+    const { schema: _schema, ...noSchema } = buildReceipt(passInput, KEY);
+    expect(verifyReceipt(noSchema, KEY)).toMatchObject({ valid: false, schemaKnown: false });
+    expect(verifyReceipt(noSchema, KEY).reason).toMatch(/no string "schema" field/);
+    const receipt = buildReceipt(passInput, KEY);
+    expect(verifyReceipt({ ...receipt, verdict: 'WATCH' }, KEY).reason).toMatch(/^malformed receipt: verdict/);
+    expect(verifyReceipt({ ...receipt, gates: 'loudness' }, KEY).reason).toMatch(/^malformed receipt: gates/);
+    expect(verifyReceipt({ ...receipt, issuedAt: 'yesterday' }, KEY).reason).toMatch(/^malformed receipt: issuedAt/);
+    expect(verifyReceipt({ ...receipt, extra: true }, KEY).reason).toMatch(/^malformed receipt/);
+  });
+
+  it('never throws on hostile input', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('boom');
+        },
+      },
+    );
+    for (const input of [null, undefined, 'receipt', 42, [], {}, hostile]) {
+      const result = verifyReceipt(input, KEY);
+      expect(result.valid).toBe(false);
+      expect(typeof result.reason).toBe('string');
+    }
+    const receipt = buildReceipt(passInput, KEY);
+    expect(verifyReceipt(receipt, undefined as unknown as string).valid).toBe(false);
+    expect(verifyReceipt(receipt, KEY, null as unknown as undefined).valid).toBe(true);
+  });
+
+  it('reports whether the file hash matches', () => {
+    const receipt = buildReceipt(passInput, KEY);
+    expect(verifyReceipt(receipt, KEY, { fileSha256: FILE_SHA })).toMatchObject({ valid: true, hashMatches: true, uploadReady: true });
+    expect(verifyReceipt(receipt, KEY, { fileSha256: ` ${FILE_SHA.toUpperCase()}\n` }).hashMatches).toBe(true);
+    const other = verifyReceipt(receipt, KEY, { fileSha256: 'a'.repeat(64) });
+    expect(other).toMatchObject({ valid: false, authentic: true, hashMatches: false, uploadReady: false });
+    expect(other.reason).toMatch(/not the hash of this file/);
+  });
+});
+
+describe('sha256File', () => {
+  it('streams the file and matches createHash', async () => {
+    const dir = temporaryDir();
+    const small = join(dir, 'small.txt');
+    writeFileSync(small, 'hello');
+    expect(await sha256File(small)).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+    const large = join(dir, 'large.bin');
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    writeFileSync(large, bytes);
+    expect(await sha256File(large)).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('rejects for a missing file', async () => {
+    await expect(sha256File(join(temporaryDir(), 'missing'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('loadSigningKey', () => {
+  it('creates a 0600 key file in a 0700 PREFLIGHT_HOME on first use and reuses it', () => {
+    const home = join(temporaryDir(), 'nested', '.preflight');
+    const first = loadSigningKey({ env: { PREFLIGHT_HOME: home } });
+    const path = join(home, 'signing-key');
+    expect(first.source).toBe('file');
+    expect(first.path).toBe(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.key.equals(Buffer.from(text, 'utf8'))).toBe(true);
+    const second = loadSigningKey({ env: { PREFLIGHT_HOME: home } });
+    expect(second.key.equals(first.key)).toBe(true);
+  });
+
+  it('lets PREFLIGHT_SIGNING_KEY override the key file', () => {
+    const home = temporaryDir();
+    const fileKey = loadSigningKey({ env: { PREFLIGHT_HOME: home } }).key;
+    const fromEnv = loadSigningKey({ env: { PREFLIGHT_HOME: home, PREFLIGHT_SIGNING_KEY: 'from-env' } });
+    expect(fromEnv.source).toBe('env');
+    expect(fromEnv.key.equals(Buffer.from('from-env', 'utf8'))).toBe(true);
+    expect(fromEnv.key.equals(fileKey)).toBe(false);
+    const untouched = join(temporaryDir(), 'unused');
+    loadSigningKey({ env: { PREFLIGHT_SIGNING_KEY: 'from-env' }, home: untouched });
+    expect(existsSync(untouched)).toBe(false);
+  });
+
+  it('ignores an empty PREFLIGHT_SIGNING_KEY and prefers the home option over PREFLIGHT_HOME', () => {
+    const envHome = temporaryDir();
+    const optionHome = temporaryDir();
+    const loaded = loadSigningKey({ env: { PREFLIGHT_HOME: envHome, PREFLIGHT_SIGNING_KEY: '' }, home: optionHome });
+    expect(loaded).toMatchObject({ source: 'file', path: join(optionHome, 'signing-key') });
+    expect(existsSync(join(envHome, 'signing-key'))).toBe(false);
+  });
+
+  it('never shows the key when the result is serialised', () => {
+    const loaded = loadSigningKey({ env: { PREFLIGHT_SIGNING_KEY: 'very-secret-value' } });
+    expect(JSON.stringify(loaded)).not.toContain('very-secret');
+    expect(JSON.stringify(loaded)).not.toContain('key"');
+  });
+
+  it('refuses an empty key file', () => {
+    const home = temporaryDir();
+    writeFileSync(join(home, 'signing-key'), '\n', { mode: 0o600 });
+    expect(() => loadSigningKey({ env: { PREFLIGHT_HOME: home } })).toThrow(/empty/);
+  });
+
+  it('signs receipts that verify with the same loaded key', () => {
+    const { key } = loadSigningKey({ env: { PREFLIGHT_HOME: temporaryDir() } });
+    expect(verifyReceipt(buildReceipt(passInput, key), key).valid).toBe(true);
+  });
+});
+
+describe('receipt JSON Schema', () => {
+  const committedPath = resolve(import.meta.dirname, '../docs/receipt.schema.json');
+
+  it('describes preflight-receipt/1 as draft 2020-12 with its $id', () => {
+    const schema = receiptJsonSchema();
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.$id).toBe('https://preflight.dev/schemas/preflight-receipt-1.json');
+    expect(schema.title).toMatch(/preflight-receipt\/1/);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(['schema', 'verdict', 'sha256', 'profile', 'gates', 'blocked', 'jobId', 'issuedAt', 'issuer', 'signature']);
+  });
+
+  it('matches the committed docs/receipt.schema.json', () => {
+    if (process.env.UPDATE_DOCS === '1') writeReceiptSchema(committedPath);
+    const committed = existsSync(committedPath) ? readFileSync(committedPath, 'utf8') : '';
+    expect(committed, 'docs/receipt.schema.json is stale: regenerate it with UPDATE_DOCS=1 npx vitest run test/receipt.test.ts').toBe(
+      receiptJsonSchemaText(),
+    );
+  });
+});
+
+describe('docs/receipts.md', () => {
+  const docs = readFileSync(resolve(import.meta.dirname, '../docs/receipts.md'), 'utf8');
+  const fenced = (language: string) => {
+    const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(docs);
+    if (!match) throw new Error(`no ${language} block in docs/receipts.md`);
+    return match[1];
+  };
+
+  it('shows an example receipt that verifies with the example key', () => {
+    const example = JSON.parse(fenced('json')) as Receipt;
+    const { verify: _verify, ...withoutVerify } = example;
+    expect(verifyReceipt(withoutVerify, 'example-key-do-not-use')).toMatchObject({ valid: true, verdict: 'BLOCK' });
+    expect(docs).toContain(signedPayload(example));
+  });
+
+  it('has a node:crypto-only verifier that runs and agrees', () => {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', fenced('js')], { encoding: 'utf8' });
+    expect(output.trim()).toBe('authentic: blocked by loudness');
+  });
+});

@@ -9,14 +9,15 @@ import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
 import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
 import { VideoFrameAccumulator } from './video/frame-stats.js';
-import { LegalLevelsAccumulator } from './video/legal-levels.js';
+import { LegalLevelsAccumulator, legalLevelsMatrix, legalLevelsPixelFormat } from './video/legal-levels.js';
 
 /** Long side of the luma analysis picture, px. */
 export const ANALYSIS_LONG_SIDE = 192;
 /** Analysis frame rate cap: higher rates are analysed at 60 fps. */
 const MAX_ANALYSIS_FPS = 60;
-/** One full-picture sample for R103 legal levels every this many seconds. */
+/** One full-picture sample for R103 legal levels every this many seconds (at least), and at most this many samples. */
 export const LEGAL_LEVEL_INTERVAL_SECONDS = 2;
+const LEGAL_LEVEL_MAX_SAMPLES = 60;
 /** Sparse R103 samples are taken at most this wide (the R103 measurement filter is a low-pass anyway). */
 const LEGAL_LEVEL_MAX_WIDTH = 1920;
 /** A pass with no output for this long is stuck. */
@@ -93,16 +94,18 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
     video = { fd: fd++, width, height, fps };
     if (wantLegal) {
       const size = legalSampleSize(media);
-      const pick = `select='isnan(prev_selected_t)+gte(t-prev_selected_t\\,${LEGAL_LEVEL_INTERVAL_SECONDS})'`;
-      graphs.push(`[vl0]${pick},scale=${size.width}:${size.height}:flags=area,format=yuv444p[vl]`);
+      const interval = Math.max(LEGAL_LEVEL_INTERVAL_SECONDS, Math.ceil(media.durationSeconds / LEGAL_LEVEL_MAX_SAMPLES));
+      const pick = `select='isnan(prev_selected_t)+gte(t-prev_selected_t\\,${interval})'`;
+      // Y'CbCr code values are kept (no RGB conversion, which would clip the excursions R103 looks for).
+      graphs.push(`[vl0]${pick},scale=${size.width}:${size.height}:flags=area,format=${legalLevelsPixelFormat(v.colorRange)}[vl]`);
       maps.push('-map', '[vl]', '-vsync', 'passthrough', '-f', 'rawvideo', `pipe:${fd}`);
-      legal = { fd: fd++, ...size, interval: LEGAL_LEVEL_INTERVAL_SECONDS };
+      legal = { fd: fd++, ...size, interval };
     }
   }
   const a = media.audio;
   if (a && needs.has('audio')) {
     maps.push('-map', `0:${a.index}`, '-vn', '-sn', '-dn', '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${fd}`);
-    audio = { fd: fd++, channels: a.channels, sampleRate: a.sampleRate };
+    audio = { fd, channels: a.channels, sampleRate: a.sampleRate };
   }
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', media.path];
   if (graphs.length) args.push('-filter_complex', graphs.join(';'));
@@ -114,14 +117,13 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
 function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Array) => void): void {
   let pending: Buffer | null = null;
   stream.on('data', (chunk: Buffer) => {
-    let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     let offset = 0;
     while (buf.length - offset >= size) {
       onRecord(new Uint8Array(buf.subarray(offset, offset + size)));
       offset += size;
     }
     pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : null;
-    buf = Buffer.alloc(0);
   });
 }
 
@@ -196,7 +198,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let videoAcc: VideoFrameAccumulator | null = null;
   if (p.video) {
     const { fd, width, height, fps } = p.video;
-    const acc = new VideoFrameAccumulator(width, height);
+    const acc = new VideoFrameAccumulator(width, height, fps);
     videoAcc = acc;
     recordReader(pipes[fd], width * height, (frame) => {
       acc.push(frame);
@@ -206,11 +208,17 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let legalAcc: LegalLevelsAccumulator | null = null;
   if (p.legal) {
     const { fd, width, height, interval } = p.legal;
-    const acc = new LegalLevelsAccumulator({ allowancePct: 1, matrix: (media.video?.height ?? 0) >= 720 ? 'bt709' : 'bt601', fullRange: media.video?.colorRange === 'pc' });
+    const v = media.video!;
+    const acc = new LegalLevelsAccumulator({
+      allowancePct: 1,
+      matrix: legalLevelsMatrix(v.colorSpace, v.height),
+      fullRange: v.colorRange === 'pc',
+      interlaced: Boolean(v.fieldOrder && v.fieldOrder !== 'progressive' && v.fieldOrder !== 'unknown'),
+    });
     legalAcc = acc;
     let n = 0;
     recordReader(pipes[fd], width * height * 3, (frame) => {
-      acc.push(frame, width, height, (media.video?.startSeconds ?? 0) + n++ * interval);
+      acc.push(frame, width, height, v.startSeconds + n++ * interval);
     });
   }
   let meter: LoudnessMeter | null = null;
@@ -252,8 +260,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       width: p.video.width,
       height: p.video.height,
       frames: done.frames,
-      hashes: done.hashes,
-      thumbnails: done.thumbnails,
+      repeats: done.repeats,
       canvas: done.canvas,
       legalLevels: legalAcc ? legalAcc.finish() : null,
     };

@@ -93,10 +93,8 @@ export interface VideoSignals {
   width: number;
   height: number;
   frames: VideoFrameStats[];
-  /** Compact perceptual hash per frame (64-bit as two 32-bit halves) for loop detection. */
-  hashes: Uint32Array;
-  /** 24×24 block-mean luma thumbnail per frame, concatenated (576 bytes a frame). */
-  thumbnails: Uint8Array;
+  /** Repeated (looped) sequences found during the pass, above the engine's detection floor (engine/video/loops.ts). */
+  repeats: { sourceFrame: number; repeatFrame: number; frames: number }[];
   /** Canvas analysis aggregated over content frames. */
   canvas: CanvasSignals;
   /** R103 legal levels on sparse samples, null when not computed. */

@@ -152,6 +152,17 @@ describe('engine end to end', () => {
     expect(gate(report, 'shorts_format').status).toBe('pass');
   });
 
+  it('finds R103 legal-level excursions on sparse full-picture samples under broadcast_r128 only', async () => {
+    const file = await fx.superWhiteBroadcast();
+    const { report } = await runCheck(file, { profile: 'broadcast_r128', checks: 'format_spec' });
+    const legal = flagsOf(report, 'format_spec').filter((f) => f.evidence.check === 'legal_levels');
+    expect(legal).toHaveLength(1);
+    expect(legal[0].start).toBeGreaterThanOrEqual(1.9);
+    expect(legal[0].start).toBeLessThan(4.1);
+    const web = await runCheck(file, { profile: 'generic_creator_video', checks: 'format_spec' });
+    expect(gate(web.report, 'format_spec').measurements.legalLevels).toBe('not measured for this delivery profile');
+  });
+
   it('rejects unknown check names, listing the valid ones', async () => {
     await expect(runCheck(await fx.clean(), { checks: 'black_frames,bogus_gate' })).rejects.toThrow(/Unknown check: bogus_gate\. Valid checks: .*black_frames/);
   });

@@ -1,6 +1,5 @@
 // Visual gates on the luma analysis signals: black picture, frozen or looped picture, padded canvas.
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, VideoSignals } from '../types.js';
-import { findRepeatedSequences } from '../video/loops.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 
 interface Span {
@@ -198,11 +197,7 @@ function maxDiff(v: VideoSignals, s: Span): number {
 function loopFlags(v: VideoSignals, th: GateThresholds): { flags: FlagDraft[]; repeats: number; longest: number } {
   const watch = threshold(th, 'loopWatchSeconds');
   const block = threshold(th, 'loopBlockSeconds');
-  const repeats = findRepeatedSequences(v.hashes, v.thumbnails, v.frames, {
-    minGapFrames: Math.max(2, Math.round(threshold(th, 'loopMinGapSeconds') * v.fps)),
-    minRunFrames: Math.max(2, Math.round(watch * v.fps)),
-    staticDiff: threshold(th, 'freezeNoise'),
-  });
+  const repeats = v.repeats;
   const flags: FlagDraft[] = [];
   let longest = 0;
   for (const r of repeats) {
@@ -225,7 +220,7 @@ function loopFlags(v: VideoSignals, th: GateThresholds): { flags: FlagDraft[]; r
         repeatOfStart: round(source, 3),
         repeatOfEnd: round(source + seconds, 3),
         offsetSeconds: round(start - source, 3),
-        threshold: thresholdValues(th, ['loopWatchSeconds', 'loopBlockSeconds', 'loopMinGapSeconds']),
+        threshold: thresholdValues(th, ['loopWatchSeconds', 'loopBlockSeconds']),
       },
       repair: {
         action: 're_render_span',
@@ -335,8 +330,9 @@ export const visualGates: GateDefinition[] = [
     title: 'Frozen picture and repeated (looped) sequences',
     algorithm:
       'Freeze: consecutive frames whose mean absolute luma difference stays at or below freezeNoise, excluding black (black_frames owns black), ' +
-      'judged by run length. Loop: every moving frame gets a 64-bit difference hash; a run of frames that matches an earlier run frame by frame ' +
-      '(within 6 bits, at least loopMinGapSeconds apart) is a repeated sequence, judged by its length.',
+      'judged by run length. Loop: every moving frame gets a 64-bit difference hash and a 24×24 thumbnail; a run of frames that matches an earlier ' +
+      'run frame by frame (hash within 6 bits, thumbnail within 1 code value, at least 0.5 s apart, with different picture in between) is a ' +
+      'repeated sequence, judged by its length. Detection runs during the decode pass.',
     input: 'video',
     kinds: ['video'],
     needs: ['video'],

@@ -26,10 +26,9 @@ function loopFreeze(delivery: DeliveryProfileId): GateThresholds {
   return {
     freezeWatchSeconds: t(2.0, 's', 'ffmpeg freezedetect d default; SpectraQC 2 s minimum', 'secondary'),
     freezeBlockSeconds: t(aiGate ? 3.0 : 5.0, 's', 'Preflight house rule: a frozen picture this long reads as a broken render', 'house'),
-    freezeNoise: t(0.002, 'mean abs luma difference', 'Preflight house rule, on the 192-px analysis picture (freezedetect n=−60 dB is 0.001 at full size)', 'house'),
+    freezeNoise: t(0.002, 'mean abs luma difference', 'Preflight house rule, on the 192-px analysis picture (freezedetect n=−60 dB is 0.001 at full size); also the static-frame floor of loop detection', 'house'),
     loopWatchSeconds: t(1.0, 's', 'Preflight house rule: a repeated non-static sequence of 1 s is visible to viewers', 'house'),
     loopBlockSeconds: t(aiGate ? 1.5 : 3.0, 's', 'Preflight house rule: repeated sequences are a generation/edit artefact', 'house'),
-    loopMinGapSeconds: t(0.5, 's', 'Preflight house rule: repeats closer than this are treated as motion, not a loop', 'house'),
   };
 }
 

@@ -1,6 +1,7 @@
 // Per-frame statistics of the downscaled luma picture, computed as frames stream out of the single decode pass.
 // Luma arrives as ffmpeg `gray` (range-expanded: 0 = reference black, 255 = reference white).
 import type { CanvasSignals, VideoFrameStats } from '../types.js';
+import { RepeatFinder, type RepeatedSequence } from './loops.js';
 
 /** Pixels at or below this share of the luma range count as black (ffmpeg blackdetect pix_th default). */
 export const BLACK_PIXEL_LEVEL = 0.1;
@@ -25,8 +26,7 @@ interface PerFrameCanvas {
 export class VideoFrameAccumulator {
   private previous: Uint8Array | null = null;
   private readonly frames: VideoFrameStats[] = [];
-  private hashes: number[] = [];
-  private thumbnails: Uint8Array[] = [];
+  private readonly repeats: RepeatFinder;
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
@@ -34,7 +34,9 @@ export class VideoFrameAccumulator {
   constructor(
     readonly width: number,
     readonly height: number,
+    fps: number,
   ) {
+    this.repeats = new RepeatFinder(fps > 0 ? fps : 1);
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
   }
@@ -59,8 +61,7 @@ export class VideoFrameAccumulator {
     const stats: VideoFrameStats = { mean: sum / n / 255, darkFraction: dark / n, diff: prev ? diff / n / 255 : 0 };
     this.frames.push(stats);
     const [hi, lo, thumb] = differenceHash(frame, width, height);
-    this.hashes.push(hi, lo);
-    this.thumbnails.push(thumb);
+    this.repeats.push(hi, lo, thumb, stats.diff, stats.darkFraction);
     if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
     // Reuse the buffer: the reader hands us a fresh copy per frame.
     this.previous = frame;
@@ -84,16 +85,13 @@ export class VideoFrameAccumulator {
     return { bars, fill: fillExtents(colDetail, rowDetail, bars, width, height) };
   }
 
-  finish(): { frames: VideoFrameStats[]; hashes: Uint32Array; thumbnails: Uint8Array; canvas: CanvasSignals } {
-    const thumbnails = new Uint8Array(this.thumbnails.length * THUMB_CELLS);
-    this.thumbnails.forEach((t, i) => thumbnails.set(t, i * THUMB_CELLS));
-    return { frames: this.frames, hashes: Uint32Array.from(this.hashes), thumbnails, canvas: summariseCanvas(this.canvas) };
+  finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals } {
+    return { frames: this.frames, repeats: this.repeats.finish(), canvas: summariseCanvas(this.canvas) };
   }
 }
 
 /** Side of the square thumbnail grid kept per frame (block means), for verifying repeated pictures. */
-export const THUMB_SIDE = 24;
-export const THUMB_CELLS = THUMB_SIDE * THUMB_SIDE;
+const THUMB_SIDE = 24;
 
 function blockMeans(frame: Uint8Array, width: number, height: number, cols: number, rows: number): Float64Array {
   const cells = new Float64Array(cols * rows);

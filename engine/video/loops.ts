@@ -1,15 +1,19 @@
-// Repeated (looped) picture sequences: runs of frames whose perceptual hashes match an earlier run frame by frame.
-import type { VideoFrameStats } from '../types.js';
-import { THUMB_CELLS } from './frame-stats.js';
+// Repeated (looped) picture sequences: runs of frames that match an earlier run frame by frame.
+// Runs incrementally as frames stream out of the decode pass, so its cost overlaps ffmpeg's instead of adding to it.
 
-/** Hashes within this many differing bits (of 64) count as the same picture. */
+/** Hashes within this many differing bits (of 64) are candidates for the same picture. */
 const SAME_PICTURE_BITS = 6;
-/** Frames examined per candidate bucket, to bound the cost on repetitive content. */
-const MAX_CANDIDATES = 24;
+/** Earlier frames examined per frame, to bound the cost on slowly changing content (whose hashes all collide). */
+const MAX_CANDIDATES = 400;
 /** Two thumbnails at most this far apart (mean absolute difference, code values) show the same picture. */
-const SAME_THUMB_MAD = 2.5;
-/** The picture must have moved at least this much (and 3× the match distance) within the gap, or it is a still, not a loop. */
-const MOVED_THUMB_MAD = 4;
+const SAME_THUMB_MAD = 1.0;
+/** The picture must have moved at least this much (and 4× the match distance) within the gap, or it is a still, not a loop. */
+const MOVED_THUMB_MAD = 1.5;
+/** Detection floor, the same for every profile: repeats closer than this are motion, shorter ones are noise. */
+export const LOOP_MIN_GAP_SECONDS = 0.5;
+export const LOOP_MIN_RUN_SECONDS = 0.5;
+/** Frames whose difference to the previous one is at or below this are static (freeze_detect's territory). */
+export const STATIC_FRAME_DIFF = 0.002;
 
 export interface RepeatedSequence {
   /** First frame of the earlier occurrence and of the repeat. */
@@ -18,84 +22,136 @@ export interface RepeatedSequence {
   frames: number;
 }
 
+interface Run {
+  start: number;
+  length: number;
+}
+
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-function distance(h: Uint32Array, a: number, b: number): number {
-  return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
-}
-
-function thumbDistance(t: Uint8Array, a: number, b: number): number {
-  let s = 0;
-  const oa = a * THUMB_CELLS;
-  const ob = b * THUMB_CELLS;
-  for (let k = 0; k < THUMB_CELLS; k++) s += Math.abs(t[oa + k] - t[ob + k]);
-  return s / THUMB_CELLS;
+/** Index of the last element ≤ value in an ascending list, or −1. */
+function lastAtOrBelow(list: number[], value: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] <= value) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
 /**
- * Finds non-static repeats: frame j matches frame i (j − i ≥ minGap) and the match continues along the diagonal.
- * Candidates come from four 16-bit bands of the hash (a match within 6 bits shares at least one band exactly).
+ * Feed every frame in order; a repeat is frame j matching frame i (j − i ≥ the minimum gap) and the match continuing
+ * along the diagonal. Candidates come from four 16-bit bands of a 64-bit hash (a match within 6 bits shares at least
+ * one band exactly) and are confirmed on 24×24 thumbnails.
  */
-export function findRepeatedSequences(
-  hashes: Uint32Array,
-  thumbnails: Uint8Array,
-  frames: VideoFrameStats[],
-  opts: { minGapFrames: number; minRunFrames: number; staticDiff: number },
-): RepeatedSequence[] {
-  const n = frames.length;
-  const same = (i: number, j: number) => distance(hashes, i, j) <= SAME_PICTURE_BITS && thumbDistance(thumbnails, i, j) <= SAME_THUMB_MAD;
-  // A real repeat: the picture went somewhere else between the two occurrences.
-  const movedAway = (i: number, j: number) => {
-    const probe = Math.min(j - 1, i + opts.minGapFrames);
-    return thumbDistance(thumbnails, i, probe) >= Math.max(MOVED_THUMB_MAD, 3 * thumbDistance(thumbnails, i, j));
-  };
-  const moving = (i: number) => frames[i].diff > opts.staticDiff && frames[i].darkFraction < 0.98;
-  const bands: Map<number, number[]>[] = [new Map(), new Map(), new Map(), new Map()];
-  const bandKeys = (i: number) => [hashes[2 * i] & 0xffff, hashes[2 * i] >>> 16, hashes[2 * i + 1] & 0xffff, hashes[2 * i + 1] >>> 16];
-  let active = new Map<number, { start: number; length: number }>();
-  const found: RepeatedSequence[] = [];
-  const close = (offset: number, run: { start: number; length: number }) => {
-    if (run.length >= opts.minRunFrames) found.push({ sourceFrame: run.start - offset, repeatFrame: run.start, frames: run.length });
-  };
-  for (let j = 0; j < n; j++) {
-    const next = new Map<number, { start: number; length: number }>();
-    if (moving(j)) {
-      const keys = bandKeys(j);
-      const seen = new Set<number>();
-      for (let b = 0; b < 4; b++) {
-        const list = bands[b].get(keys[b]);
-        if (!list) continue;
-        for (let k = list.length - 1, taken = 0; k >= 0 && taken < MAX_CANDIDATES; k--, taken++) {
-          const i = list[k];
-          const offset = j - i;
-          if (offset < opts.minGapFrames || seen.has(offset) || !same(i, j)) continue;
-          seen.add(offset);
-          const run = active.get(offset);
-          if (run) next.set(offset, { start: run.start, length: run.length + 1 });
-          else if (movedAway(i, j)) next.set(offset, { start: j, length: 1 });
-        }
-      }
-      // Continue runs along their diagonal even when the bucket cap hid the candidate.
-      for (const [offset, run] of active) {
-        if (!next.has(offset) && j - offset >= 0 && same(j - offset, j)) {
-          next.set(offset, { start: run.start, length: run.length + 1 });
-        }
-      }
-      keys.forEach((key, b) => {
-        const list = bands[b].get(key);
-        if (list) list.push(j);
-        else bands[b].set(key, [j]);
-      });
-    }
-    for (const [offset, run] of active) if (!next.has(offset)) close(offset, run);
-    active = next;
+export class RepeatFinder {
+  private readonly hashes: number[] = [];
+  private readonly thumbs: Uint8Array[] = [];
+  private readonly bands: Map<number, number[]>[] = [new Map(), new Map(), new Map(), new Map()];
+  private active = new Map<number, Run>();
+  private readonly found: RepeatedSequence[] = [];
+  private readonly minGap: number;
+  private readonly minRun: number;
+
+  constructor(fps: number) {
+    this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
+    this.minRun = Math.max(2, Math.round(LOOP_MIN_RUN_SECONDS * fps));
   }
-  for (const [offset, run] of active) close(offset, run);
-  return mergeOverlapping(found);
+
+  push(hashHi: number, hashLo: number, thumb: Uint8Array, diff: number, darkFraction: number): void {
+    const j = this.thumbs.length;
+    this.hashes.push(hashHi, hashLo);
+    this.thumbs.push(thumb);
+    const next = new Map<number, Run>();
+    if (diff > STATIC_FRAME_DIFF && darkFraction < 0.98) {
+      this.matchCandidates(j, next);
+      for (const [offset, run] of this.active) {
+        if (!next.has(offset) && this.same(j - offset, j)) next.set(offset, { start: run.start, length: run.length + 1 });
+      }
+      this.index(j);
+    }
+    for (const [offset, run] of this.active) if (!next.has(offset)) this.close(offset, run);
+    this.active = next;
+  }
+
+  finish(): RepeatedSequence[] {
+    for (const [offset, run] of this.active) this.close(offset, run);
+    this.active = new Map();
+    return mergeOverlapping(this.found);
+  }
+
+  private bandKeys(i: number): number[] {
+    const hi = this.hashes[2 * i];
+    const lo = this.hashes[2 * i + 1];
+    return [hi & 0xffff, hi >>> 16, lo & 0xffff, lo >>> 16];
+  }
+
+  private index(j: number): void {
+    this.bandKeys(j).forEach((key, b) => {
+      const list = this.bands[b].get(key);
+      if (list) list.push(j);
+      else this.bands[b].set(key, [j]);
+    });
+  }
+
+  private matchCandidates(j: number, next: Map<number, Run>): void {
+    const keys = this.bandKeys(j);
+    const seen = new Set<number>();
+    for (let b = 0; b < 4 && seen.size < MAX_CANDIDATES; b++) {
+      const list = this.bands[b].get(keys[b]);
+      if (!list) continue;
+      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen.size < MAX_CANDIDATES; k--) {
+        const i = list[k];
+        const offset = j - i;
+        if (seen.has(offset)) continue;
+        seen.add(offset);
+        if (!this.same(i, j)) continue;
+        const run = this.active.get(offset);
+        if (run) next.set(offset, { start: run.start, length: run.length + 1 });
+        else if (this.movedAway(i, j)) next.set(offset, { start: j, length: 1 });
+      }
+    }
+  }
+
+  private hashDistance(a: number, b: number): number {
+    const h = this.hashes;
+    return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
+  }
+
+  private thumbDistance(a: number, b: number, giveUpAbove = Infinity): number {
+    const ta = this.thumbs[a];
+    const tb = this.thumbs[b];
+    const limit = giveUpAbove * ta.length;
+    let s = 0;
+    for (let k = 0; k < ta.length; k++) {
+      s += Math.abs(ta[k] - tb[k]);
+      if (s > limit) return Infinity;
+    }
+    return s / ta.length;
+  }
+
+  private same(i: number, j: number): boolean {
+    return this.hashDistance(i, j) <= SAME_PICTURE_BITS && this.thumbDistance(i, j, SAME_THUMB_MAD) <= SAME_THUMB_MAD;
+  }
+
+  /** A real repeat: the picture went somewhere else between the two occurrences. */
+  private movedAway(i: number, j: number): boolean {
+    const probe = Math.min(j - 1, i + this.minGap);
+    return this.thumbDistance(i, probe) >= Math.max(MOVED_THUMB_MAD, 4 * this.thumbDistance(i, j));
+  }
+
+  private close(offset: number, run: Run): void {
+    if (run.length >= this.minRun) this.found.push({ sourceFrame: run.start - offset, repeatFrame: run.start, frames: run.length });
+  }
 }
 
 /** Keeps the longest repeat where several diagonals cover the same span. */

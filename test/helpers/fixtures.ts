@@ -5,9 +5,9 @@ const X264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 const AAC = ['-c:a', 'aac', '-b:a', '128k'];
 /** A stereo 1 kHz tone at −14 LUFS (per-channel peak −14 dBFS, in phase): on target for video sites. */
 const TONE_14 = "aevalsrc=exprs='0.19953*sin(2*PI*1000*t)|0.19953*sin(2*PI*1000*t)':s=48000";
-const video = (seconds: number, size = '640x360', extra = '') => `testsrc2=s=${size}:r=30:d=${seconds}${extra}`;
+const video = (seconds: number, size = '1280x720', extra = '') => `testsrc2=s=${size}:r=30:d=${seconds}${extra}`;
 
-/** Clean control: 8 s 640×360 30 fps picture, −14 LUFS stereo tone. */
+/** Clean control: 8 s 1280×720 30 fps picture, −14 LUFS stereo tone. */
 export const clean = () =>
   generate('clean.mp4', ['-f', 'lavfi', '-i', video(8), '-f', 'lavfi', '-i', `${TONE_14}:d=8`, ...X264, ...AAC, '-shortest']);
 
@@ -85,7 +85,7 @@ export const audioDefects = () =>
 
 /** Clean podcast-style audio at −16 LUFS stereo. */
 export const cleanPodcast = () =>
-  generate('clean-podcast.wav', ['-f', 'lavfi', '-i', "aevalsrc=exprs='0.2239*sin(2*PI*1000*t)|0.2239*sin(2*PI*1000*t)':s=48000:d=10", '-c:a', 'pcm_s24le']);
+  generate('clean-podcast.wav', ['-f', 'lavfi', '-i', "aevalsrc=exprs='0.15849*sin(2*PI*1000*t)|0.15849*sin(2*PI*1000*t)':s=48000:d=10", '-c:a', 'pcm_s24le']);
 
 /** A still PNG (full-frame test pattern). */
 export const stillImage = () => generate('still.png', ['-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=1:d=1', '-frames:v', '1']);
@@ -93,3 +93,12 @@ export const stillImage = () => generate('still.png', ['-f', 'lavfi', '-i', 'tes
 /** Vertical 1080×1920 short, 10 s, on target. */
 export const verticalShort = () =>
   generate('vertical-short.mp4', ['-f', 'lavfi', '-i', video(10, '1080x1920'), '-f', 'lavfi', '-i', `${TONE_14}:d=10`, ...X264, ...AAC, '-shortest']);
+
+/** BT.709-tagged 1080p with a super-white band (Y 254) over the top 10 % from 2 s to 4 s: outside R103. */
+export const superWhiteBroadcast = () =>
+  generate('superwhite-broadcast.mov', [
+    '-f', 'lavfi', '-i', 'color=c=0x606060:s=1920x1080:r=25:d=6',
+    '-vf', "geq=lum='if(between(T\\,2\\,4)*lt(Y\\,108)\\,254\\,lum(X\\,Y))':cb='cb(X\\,Y)':cr='cr(X\\,Y)'",
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv422p',
+    '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', '-an',
+  ]);

@@ -17,7 +17,8 @@ export async function generate(name: string, args: string[]): Promise<string> {
   const dot = name.lastIndexOf('.');
   const out = join(CACHE_DIR, `${name.slice(0, dot)}-${key}${name.slice(dot)}`);
   if (existsSync(out)) return out;
-  const tmp = `${out}.part${name.slice(dot)}`;
+  // Unique per process: parallel test files may generate the same fixture at once.
+  const tmp = `${out}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.part${name.slice(dot)}`;
   await execa(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, tmp], { stdin: 'ignore', timeout: 300_000 });
   renameSync(tmp, out);
   return out;

@@ -1,0 +1,187 @@
+// Renders docs/gates.md from the data the engine runs on: the gate catalogue, the profiles and every threshold
+// with its source. The committed file is checked against this output by test/gates-doc.test.ts.
+import { GATES, NOT_AVAILABLE } from '../gates/catalogue.js';
+import {
+  DELIVERY_PROFILES,
+  DELIVERY_PROFILE_IDS,
+  PIPELINE_PROFILES,
+  PIPELINE_PROFILE_IDS,
+  PROFILES_VERSION,
+  PROFILE_ALIASES,
+  REQUEST_PROFILES,
+  TECHNICAL_GATES,
+  thresholdsFor,
+  type DeliveryProfileId,
+} from '../profiles/index.js';
+import { needsLegalLevels } from '../profiles/thresholds-format.js';
+import type { GateDefinition, GateThresholds, ThresholdValue } from '../types.js';
+
+export const GATES_DOC_PATH = 'docs/gates.md';
+
+const AREA_TITLES: Record<GateDefinition['area'], string> = {
+  visual: 'Visual',
+  audio: 'Audio',
+  text: 'Text and captions',
+  structure: 'Structure and pacing',
+  transcript: 'Transcript',
+};
+
+/** Kept in words here; test/gates-doc.test.ts checks it against inferPipelineProfile. */
+const AUTO_RULE =
+  '`auto` infers the pipeline profile from the media: an image → `creator_thumbnail`; audio → `npo_podcast_or_audio`; ' +
+  'video whose display is square or taller and at most 180 s long → `nto_shorts`; any other video → `generic_creator_video`.';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const code = (text: string): string => `\`${text}\``;
+
+function table(header: string[], rows: string[][]): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+function formatValue(value: ThresholdValue['value']): string {
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+function intro(): string[] {
+  return [
+    '# Gates and thresholds',
+    '',
+    `<!-- Generated from the engine's data by engine/docs/gates-doc.ts. Do not edit by hand: run \`UPDATE_DOCS=1 npx vitest run test/gates-doc.test.ts\`. -->`,
+    '',
+    'Our thresholds are public. This page lists every gate Preflight knows, what it measures in words, and every threshold it applies ' +
+      'under each delivery profile, with the source of the number and how sure we are of that source. It is generated from the same ' +
+      'tables the engine reads, so it cannot drift from what a check does.',
+    '',
+    `Profiles version: ${code(PROFILES_VERSION)}.`,
+    '',
+    'Confidence of a threshold: **primary**, read in the standard or the platform’s own page; **secondary**, quoted by a third party; ' +
+      '**unconfirmed**, reported but not verified; **house**, a Preflight rule or reading where no authority gives a number. ' +
+      'A value that mixes a documented number with a house addition carries the weaker confidence.',
+    '',
+  ];
+}
+
+function verdicts(): string[] {
+  return [
+    '## Verdicts',
+    '',
+    'Each gate returns a status (`pass`, `watch`, `block`, `skipped` or `error`), its measurements and zero or more timestamped flags. ' +
+      'Every flag is **BLOCK** or **WATCH** and carries its evidence (measured value, threshold, source) and a repair.',
+    '',
+    '- **BLOCK**: not ready to publish or deliver; the flag says what to fix.',
+    '- **WATCH**: upload-ready, but look at it: a deviation a platform tolerates, or something a person should judge.',
+    '- **PASS**: no flags.',
+    '',
+    'The verdict of a check: BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. Receipts carry PASS or BLOCK only: ' +
+      'a WATCH verdict is upload-ready and is receipted as PASS.',
+    '',
+    `A gate whose input is missing reports \`skipped\` with the reason. Gates marked *${NOT_AVAILABLE}* need inputs this build cannot ` +
+      'read yet (sidecars, manifests, transcripts, OCR); they always report `skipped`, never a pass. A gate whose ffmpeg filter is ' +
+      'missing, or that fails, reports `error`. An unknown gate name in `checks` is a validation error.',
+    '',
+  ];
+}
+
+function profilesUsing(gateId: string): string[] {
+  return PIPELINE_PROFILE_IDS.filter((id) => PIPELINE_PROFILES[id].gates.includes(gateId));
+}
+
+function catalogue(): string[] {
+  const rows = GATES.map((g) => [code(g.id), AREA_TITLES[g.area], g.input, g.kinds.join(', '), g.available ? 'yes' : NOT_AVAILABLE, g.title]);
+  return ['## Gate catalogue', '', ...table(['Gate', 'Area', 'Input', 'Media', 'Available', 'What it checks'], rows), ''];
+}
+
+/** Delivery profiles grouped by identical thresholds, in delivery-profile order. */
+function thresholdGroups(gateId: string): { deliveries: DeliveryProfileId[]; thresholds: GateThresholds }[] {
+  const groups = new Map<string, { deliveries: DeliveryProfileId[]; thresholds: GateThresholds }>();
+  for (const delivery of DELIVERY_PROFILE_IDS) {
+    const thresholds = thresholdsFor(gateId, delivery);
+    if (Object.keys(thresholds).length === 0) continue;
+    const key = JSON.stringify(thresholds);
+    const group = groups.get(key);
+    if (group) group.deliveries.push(delivery);
+    else groups.set(key, { deliveries: [delivery], thresholds });
+  }
+  return [...groups.values()];
+}
+
+function thresholdTables(gateId: string): string[] {
+  const groups = thresholdGroups(gateId);
+  if (groups.length === 0) return ['No thresholds.', ''];
+  return groups.flatMap(({ deliveries, thresholds }) => {
+    const heading = deliveries.length === DELIVERY_PROFILE_IDS.length ? 'Every delivery profile' : deliveries.map(code).join(', ');
+    const rows = Object.entries(thresholds).map(([key, t]) => [code(key), formatValue(t.value), t.unit ?? '', t.source, t.confidence]);
+    return [`**Thresholds: ${heading}**`, '', ...table(['Key', 'Value', 'Unit', 'Source', 'Confidence'], rows), ''];
+  });
+}
+
+function gateSection(g: GateDefinition): string[] {
+  const usedBy = profilesUsing(g.id);
+  const facts = [
+    `Area: ${AREA_TITLES[g.area]}`,
+    `input: ${g.input}`,
+    `media: ${g.kinds.join(', ')}`,
+    g.available ? 'available' : `*${NOT_AVAILABLE}* (reports skipped, never pass)`,
+    usedBy.length ? `default in ${usedBy.map(code).join(', ')}` : 'runs when named in `checks`',
+  ];
+  return [`#### ${code(g.id)}: ${g.title}`, '', `${facts.join('; ')}.`, '', g.algorithm, '', ...thresholdTables(g.id)];
+}
+
+function gates(): string[] {
+  const areas = Object.keys(AREA_TITLES) as GateDefinition['area'][];
+  return [
+    '## Gates',
+    '',
+    ...areas.flatMap((area) => {
+      const inArea = GATES.filter((g) => g.area === area);
+      return inArea.length ? [`### ${AREA_TITLES[area]}`, '', ...inArea.flatMap(gateSection)] : [];
+    }),
+  ];
+}
+
+function requestProfileTarget(name: string): string {
+  if (name === 'auto') return 'inferred from the media (below)';
+  if (name in PROFILE_ALIASES) return `${code(PROFILE_ALIASES[name])} (alias)`;
+  return code(name);
+}
+
+function profiles(): string[] {
+  const requestRows = REQUEST_PROFILES.map((name) => [code(name), requestProfileTarget(name)]);
+  const pipelineRows = PIPELINE_PROFILE_IDS.map((id) => {
+    const p = PIPELINE_PROFILES[id];
+    return [code(id), p.label, code(p.deliveryProfile), p.gates.map(code).join(', '), p.description];
+  });
+  const deliveryRows = DELIVERY_PROFILE_IDS.map((id) => [code(id), DELIVERY_PROFILES[id].label, DELIVERY_PROFILES[id].description, needsLegalLevels(id) ? 'yes' : 'no']);
+  return [
+    '## Profiles',
+    '',
+    'A request names a request profile (or an alias, a pipeline profile id, or a delivery profile id). It resolves to a pipeline ' +
+      'profile, which chooses the default gates, and to a delivery profile, whose technical targets the gates apply and which receipts ' +
+      'name. A delivery profile id keeps the pipeline profile inferred for the media and checks against that delivery profile. ' +
+      'Explicit `checks` replace the default gates.',
+    '',
+    '### Request profiles',
+    '',
+    ...table(['Request profile', 'Resolves to'], requestRows),
+    '',
+    AUTO_RULE,
+    '',
+    '### Pipeline profiles',
+    '',
+    `Every video profile runs the technical gates its media allows (${TECHNICAL_GATES.map(code).join(', ')}) plus its own.`,
+    '',
+    ...table(['Pipeline profile', 'Label', 'Delivery profile', 'Default gates', 'Description'], pipelineRows),
+    '',
+    '### Delivery profiles',
+    '',
+    ...table(['Delivery profile', 'Label', 'Targets', 'R 103 legal levels measured'], deliveryRows),
+    '',
+  ];
+}
+
+export function renderGatesDoc(): string {
+  const lines = [...intro(), ...verdicts(), ...profiles(), ...catalogue(), ...gates()];
+  while (lines.at(-1) === '') lines.pop();
+  return `${lines.join('\n')}\n`;
+}

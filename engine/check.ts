@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { analyse } from './analyse.js';
 import { EngineError } from './errors.js';
 import { engineCapabilities } from './ffmpeg/capabilities.js';
-import { GATES, NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
+import { NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
 import { skippedGate } from './gates/common.js';
 import { probe } from './probe.js';
 import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
@@ -152,4 +152,3 @@ export async function runCheck(path: string, opts: CheckOptions = {}): Promise<C
   return { report, media, signals, resolved };
 }
 
-export { GATES };

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { runCheck, ENGINE_VERSION } from '../engine/check.js';
+import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
@@ -11,7 +11,6 @@ import { meteredMinutes } from './billing/minutes.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
-import { timecodeFpsOf } from '../engine/check.js';
 
 export const EXIT = { ok: 0, block: 1, error: 2 } as const;
 

@@ -1,4 +1,5 @@
 // Visual gates on the luma analysis signals: black picture, frozen or looped picture, padded canvas.
+import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, VideoSignals } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 
@@ -24,13 +25,7 @@ function runs(count: number, test: (i: number) => boolean): Span[] {
 
 const frameTime = (v: VideoSignals, i: number) => v.startSeconds + i / v.fps;
 const spanSeconds = (v: VideoSignals, s: Span) => (s.last - s.first + 1) / v.fps;
-const hms = (s: number) => {
-  const ms = Math.round(s * 1000);
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const sec = (ms % 60_000) / 1000;
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec.toFixed(3).padStart(6, '0')}`;
-};
+const hms = (s: number) => formatTimestamp(Math.max(0, s));
 
 function severityFor(seconds: number, watch: number, block: number): 'BLOCK' | 'WATCH' | null {
   if (seconds >= block) return 'BLOCK';

@@ -4,7 +4,7 @@
 import type { ChannelStats } from '../audio/stats.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, MediaInfo, Severity } from '../types.js';
 import { formatTimestamp } from '../timecode.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues } from './common.js';
 
 const NO_AUDIO = 'needs audio: the file has no audio stream';
 /** Tiny slack when comparing values rounded to the displayed precision with their thresholds. */
@@ -479,25 +479,6 @@ function clippingGate(ctx: GateContext): GateResult {
 
 // ---------------------------------------------------------------- dead_air
 
-interface BlockSpan {
-  first: number;
-  last: number;
-}
-
-/** Maximal runs of consecutive blocks for which `test` holds. */
-function runsOf(count: number, test: (i: number) => boolean): BlockSpan[] {
-  const out: BlockSpan[] = [];
-  let first = -1;
-  for (let i = 0; i <= count; i++) {
-    const on = i < count && test(i);
-    if (on && first < 0) first = i;
-    if (!on && first >= 0) {
-      out.push({ first, last: i - 1 });
-      first = -1;
-    }
-  }
-  return out;
-}
 
 function severityFor(seconds: number, watch: number, block: number): Severity | null {
   if (reaches(seconds, block)) return 'BLOCK';

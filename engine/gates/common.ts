@@ -30,3 +30,23 @@ export function round(value: number, digits = 2): number {
 export function thresholdValues(thresholds: GateThresholds, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => k in thresholds).map((k) => [k, thresholds[k].value]));
 }
+
+export interface IndexSpan {
+  first: number;
+  last: number;
+}
+
+/** Maximal runs of consecutive indices (frames, audio blocks) for which `test` holds. */
+export function runsOf(count: number, test: (i: number) => boolean): IndexSpan[] {
+  const out: IndexSpan[] = [];
+  let first = -1;
+  for (let i = 0; i <= count; i++) {
+    const on = i < count && test(i);
+    if (on && first < 0) first = i;
+    if (!on && first >= 0) {
+      out.push({ first, last: i - 1 });
+      first = -1;
+    }
+  }
+  return out;
+}

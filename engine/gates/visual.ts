@@ -1,27 +1,10 @@
 // Visual gates on the luma analysis signals: black picture, frozen or looped picture, padded canvas.
 import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, VideoSignals } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues, type IndexSpan } from './common.js';
 
-interface Span {
-  first: number;
-  last: number;
-}
-
-/** Maximal runs of consecutive frames for which `test` holds. */
-function runs(count: number, test: (i: number) => boolean): Span[] {
-  const out: Span[] = [];
-  let first = -1;
-  for (let i = 0; i <= count; i++) {
-    const on = i < count && test(i);
-    if (on && first < 0) first = i;
-    if (!on && first >= 0) {
-      out.push({ first, last: i - 1 });
-      first = -1;
-    }
-  }
-  return out;
-}
+type Span = IndexSpan;
+const runs = runsOf;
 
 const frameTime = (v: VideoSignals, i: number) => v.startSeconds + i / v.fps;
 const spanSeconds = (v: VideoSignals, s: Span) => (s.last - s.first + 1) / v.fps;

@@ -6,7 +6,8 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): { upda
     update(pct, stage) {
       const width = 30;
       const filled = Math.round((pct / 100) * width);
-      const line = `  [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(pct)).padStart(3)}% ${stage}`;
+      // Fixed width, so a shorter stage name never leaves the end of a longer one on screen.
+      const line = `  [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(pct)).padStart(3)}% ${stage.padEnd(12)}`;
       if (line !== last) stream.write(`\r${line}`);
       last = line;
     },

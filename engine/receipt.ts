@@ -1,10 +1,8 @@
 // Signed receipts (`preflight-receipt/1`): build, sign, verify, publish the JSON Schema, manage the signing key.
 // The format and the algorithm are documented in docs/receipts.md; SPEC.md "Receipt signature verification".
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json.js';
 import { EngineError } from './errors.js';
@@ -292,73 +290,6 @@ export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Signing key
-
-export const SIGNING_KEY_ENV = 'PREFLIGHT_SIGNING_KEY';
-export const HOME_ENV = 'PREFLIGHT_HOME';
-export const SIGNING_KEY_FILE = 'signing-key';
-const GENERATED_KEY_BYTES = 32;
-
-export interface LoadSigningKeyOptions {
-  /** Environment to read PREFLIGHT_SIGNING_KEY and PREFLIGHT_HOME from. */
-  env?: Record<string, string | undefined>;
-  /** Data directory; overrides PREFLIGHT_HOME. */
-  home?: string;
-}
-
-export interface LoadedSigningKey {
-  /** The key bytes. Not enumerable, so JSON.stringify and console.log of the result never show it. */
-  readonly key: Buffer;
-  readonly source: 'env' | 'file';
-  /** The key file, when the key came from one. */
-  readonly path?: string;
-}
-
-export function preflightHome(env: Record<string, string | undefined>, home?: string): string {
-  return home ?? (env[HOME_ENV] || join(homedir(), '.preflight'));
-}
-
-function withHiddenKey(key: Buffer, source: LoadedSigningKey['source'], path?: string): LoadedSigningKey {
-  const loaded = path === undefined ? { source } : { source, path };
-  return Object.defineProperty(loaded, 'key', { value: key, enumerable: false }) as LoadedSigningKey;
-}
-
-function createKeyFileIfMissing(path: string): void {
-  try {
-    writeFileSync(path, randomBytes(GENERATED_KEY_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-    throw error;
-  }
-  // The umask can narrow the mode given at creation; set it exactly.
-  chmodSync(path, 0o600);
-}
-
-function ensureDataDir(dir: string): void {
-  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (created !== undefined) chmodSync(dir, 0o700);
-}
-
-/**
- * The receipt signing key: PREFLIGHT_SIGNING_KEY (its UTF-8 bytes) when set and not empty; otherwise the hex text in
- * `<home>/signing-key`, created on first use from 32 random bytes (file 0600, directory 0700).
- */
-export function loadSigningKey(options: LoadSigningKeyOptions = {}): LoadedSigningKey {
-  const env = options.env ?? process.env;
-  const fromEnv = env[SIGNING_KEY_ENV];
-  if (fromEnv) return withHiddenKey(Buffer.from(fromEnv, 'utf8'), 'env');
-  const dir = preflightHome(env, options.home);
-  const path = join(dir, SIGNING_KEY_FILE);
-  ensureDataDir(dir);
-  createKeyFileIfMissing(path);
-  const text = readFileSync(path, 'utf8').trim();
-  if (text.length === 0) {
-    throw new EngineError('signing_key_invalid', `The signing key file ${path} is empty; delete it to create a new key.`, { path });
-  }
-  return withHiddenKey(Buffer.from(text, 'utf8'), 'file', path);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

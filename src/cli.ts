@@ -6,11 +6,13 @@ import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
-import { buildReceipt, loadSigningKey, sha256File, verifyReceipt } from '../engine/receipt.js';
+import { buildReceipt, sha256File, verifyReceipt } from '../engine/receipt.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
+import { ServiceError } from './errors.js';
+import { loadSigningKey } from './signing-key.js';
 
 export const EXIT = { ok: 0, block: 1, error: 2 } as const;
 
@@ -150,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
-    const message = err instanceof EngineError || err instanceof CliError ? err.message : `unexpected error: ${(err as Error).message}`;
+    const message = err instanceof EngineError || err instanceof ServiceError || err instanceof CliError ? err.message : `unexpected error: ${(err as Error).message}`;
     process.stderr.write(`preflight: ${message}\n`);
     if (process.env.PREFLIGHT_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return EXIT.error;

@@ -8,7 +8,6 @@ import { canonicalJson } from '../engine/canonical-json.js';
 import { EngineError } from '../engine/errors.js';
 import {
   buildReceipt,
-  loadSigningKey,
   receiptJsonSchema,
   receiptJsonSchemaText,
   ReceiptSchema,
@@ -20,6 +19,7 @@ import {
   type BuildReceiptInput,
   type Receipt,
 } from '../engine/receipt.js';
+import { loadSigningKey } from '../src/signing-key.js';
 
 const KEY = 'test-signing-key-not-secret';
 const FILE_SHA = createHash('sha256').update('the checked file').digest('hex');

@@ -12,4 +12,5 @@ export default tseslint.config(
     },
   },
   { files: ['bin/**', 'bench/**', 'src/cli*.ts', 'src/cli/**'], rules: { 'no-console': 'off' } },
+  { files: ['bin/**'], languageOptions: { globals: { process: 'readonly' } } },
 );

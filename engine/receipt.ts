@@ -6,6 +6,7 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json.js';
 import { EngineError } from './errors.js';
+import type { Report } from './report.js';
 import type { Verdict } from './types.js';
 
 export const RECEIPT_SCHEMA_ID = 'preflight-receipt/1';
@@ -307,4 +308,16 @@ export function receiptJsonSchemaText(): string {
 
 export function writeReceiptSchema(path: string): void {
   writeFileSync(path, receiptJsonSchemaText());
+}
+
+/** What a receipt asserts about a report: every gate that ran (skipped ones did not), and those that blocked. */
+export function receiptInputFromReport(report: Report, jobId: string): BuildReceiptInput {
+  return {
+    jobId,
+    verdict: report.verdict,
+    sha256: report.media.sha256,
+    profile: report.deliveryProfile,
+    gates: report.gates.filter((g) => g.status !== 'skipped').map((g) => g.gate),
+    blockedGates: report.gates.filter((g) => g.status === 'block').map((g) => g.gate),
+  };
 }

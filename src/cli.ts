@@ -6,7 +6,7 @@ import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
-import { buildReceipt, sha256File, verifyReceipt } from '../engine/receipt.js';
+import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt } from '../engine/receipt.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
@@ -61,17 +61,7 @@ async function checkCommand(file: string, flags: CheckFlags): Promise<number> {
   if (flags.edl) writeOutput(flags.edl, resolveMarkerEdl(report.flags, { fps }), 'marker EDL');
   if (flags.receipt) {
     const { key } = loadSigningKey({ env: config.env, home: config.home });
-    const receipt = buildReceipt(
-      {
-        jobId: `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
-        verdict: report.verdict,
-        sha256: report.media.sha256,
-        profile: report.deliveryProfile,
-        gates: report.gates.filter((g) => g.status !== 'skipped').map((g) => g.gate),
-        blockedGates: report.gates.filter((g) => g.status === 'block').map((g) => g.gate),
-      },
-      key,
-    );
+    const receipt = buildReceipt(receiptInputFromReport(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`), key);
     writeOutput(flags.receipt, `${JSON.stringify(receipt, null, 2)}\n`, 'receipt');
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -140,6 +130,12 @@ function program(): Command {
     .option('--json', 'print the verification result as JSON')
     .action(async (receipt: string, flags: { file?: string; json?: boolean }) => {
       process.exitCode = await verifyCommand(receipt, flags);
+    });
+  cmd
+    .command('mcp')
+    .description('Serve the Preflight agent tools over MCP stdio (for Claude, Cursor, VS Code, Codex; see mcp-install.json).')
+    .action(() => {
+      throw new CliError('run `preflight mcp` through the preflight bin (npx preflight mcp)');
     });
   return cmd;
 }

@@ -2,9 +2,11 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
+const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
+
 const EnvSchema = z.object({
-  PREFLIGHT_HOME: z.string().min(1).optional(),
-  PREFLIGHT_SIGNING_KEY: z.string().min(16, 'PREFLIGHT_SIGNING_KEY must be at least 16 characters').optional(),
+  PREFLIGHT_HOME: z.preprocess(unsetWhenEmpty, z.string().min(1).optional()),
+  PREFLIGHT_SIGNING_KEY: z.preprocess(unsetWhenEmpty, z.string().min(16, 'PREFLIGHT_SIGNING_KEY must be at least 16 characters').optional()),
   PREFLIGHT_DEBUG: z.string().optional(),
 });
 

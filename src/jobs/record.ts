@@ -1,0 +1,91 @@
+// The stored job record and its public view (QcJob). Internal fields (source paths, request) never leave this module's view.
+import type { CostEstimate, JobStage, JobStatus, MediaIngress, QcJob, SidecarIngress } from '../schemas/job.js';
+import type { SidecarInput } from '../sidecars/index.js';
+
+export type JobSource = { kind: 'local_path'; path: string } | { kind: 'platform_url'; url: string };
+
+export interface JobRequest {
+  source: JobSource;
+  profile?: string;
+  checks?: string;
+  planId?: string;
+  /** Local sidecar paths only: inline sidecars are never stored. */
+  sidecars?: SidecarInput;
+}
+
+export interface ArtifactRecord {
+  artifact_type: 'report_json' | 'markers_csv' | 'markers_edl' | 'receipt';
+  file: string;
+  contentType: string;
+  bytes: number;
+  createdAt: string;
+}
+
+export interface JobRecord {
+  jobId: string;
+  workspaceId: string;
+  status: JobStatus;
+  progressPct: number;
+  stage: string | null;
+  verdict: QcJob['verdict'];
+  minutesMetered: number;
+  profile: string | null;
+  requestedProfile: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  processingDurationMs: number | null;
+  failureReason: string | null;
+  stages: JobStage[];
+  engine: string | null;
+  mediaIngress: MediaIngress | null;
+  sidecarIngress: SidecarIngress | null;
+  sourceRedacted: boolean;
+  costEstimate: CostEstimate;
+  idempotencyKey: string | null;
+  request: JobRequest | null;
+  artifacts: ArtifactRecord[];
+  summary: { block: number; watch: number } | null;
+}
+
+export interface JobUrls {
+  status(jobId: string): string;
+  report(jobId: string): string;
+  artifact(jobId: string, file: string): string;
+}
+
+export function toQcJob(r: JobRecord, urls: JobUrls): QcJob {
+  return {
+    jobId: r.jobId,
+    status: r.status,
+    progressPct: r.progressPct,
+    verdict: r.verdict,
+    minutesMetered: r.minutesMetered,
+    profile: r.profile,
+    requestedProfile: r.requestedProfile,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    completedAt: r.completedAt,
+    processingDurationMs: r.processingDurationMs,
+    failureReason: r.failureReason,
+    statusUrl: urls.status(r.jobId),
+    reportUrl: urls.report(r.jobId),
+    observability:
+      r.startedAt === null && r.stages.length === 0
+        ? null
+        : {
+            startedAt: r.startedAt,
+            completedAt: r.completedAt,
+            processingDurationMs: r.processingDurationMs,
+            outcome: r.status === 'completed' ? (r.verdict ?? null) : r.status === 'failed' ? 'failed' : null,
+            engine: r.engine,
+            providerUsageEntries: 0,
+            failureReason: r.failureReason,
+            stages: r.stages,
+          },
+    mediaIngress: r.mediaIngress,
+    sidecarIngress: r.sidecarIngress,
+    sourceRedacted: r.sourceRedacted,
+    costEstimate: r.costEstimate,
+  };
+}

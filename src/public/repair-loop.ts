@@ -1,0 +1,85 @@
+// The agent repair loop, the verdict rule and the CLI contract as data, so every public document states them alike.
+import { VERIFY_CLI } from '../../engine/receipt.js';
+
+export const VERDICT_RULE =
+  'BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. WATCH is upload-ready; a receipt carries PASS or BLOCK only. ' +
+  'An asset is not upload-ready while any BLOCK flag remains.';
+
+// Restated from src/cli.ts (EXIT), which runs the CLI when imported and so cannot be imported here.
+export const CLI_EXIT_CODES = {
+  '0': 'PASS, or WATCH unless --fail-on watch',
+  '1': 'BLOCK (or WATCH with --fail-on watch)',
+  '2': 'error: bad input or unreadable media; the message says what is wrong',
+} as const;
+
+export interface RepairLoopStep {
+  step: number;
+  /** The MCP tool to call; null for work the agent does itself. */
+  tool: string | null;
+  arguments: Record<string, string>;
+  do: string;
+}
+
+/** Placeholder a caller replaces with a real value; never a real value itself. */
+const FILE = '<final export>';
+const JOB = '<job_id>';
+
+/** `{ transcript_path: '<transcript_path>' }` for each argument name. */
+export function placeholderArguments(names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
+}
+
+/** The loop for one profile; `extraArguments` (sidecars, checks) go into both runs. */
+export function repairLoop(profile: string, extraArguments: Record<string, string> = {}): RepairLoopStep[] {
+  const runArguments = { file_path: FILE, profile, ...extraArguments };
+  return [
+    {
+      step: 1,
+      tool: 'qc_run_local_file',
+      arguments: runArguments,
+      do: 'Check the final export. If the job is not completed yet, poll qc_get_job with its job_id until it is completed or failed.',
+    },
+    {
+      step: 2,
+      tool: 'qc_get_report',
+      arguments: { job_id: JOB },
+      do: 'Show the user every BLOCK and WATCH flag with its timestamp, measured value and repair instruction.',
+    },
+    {
+      step: 3,
+      tool: null,
+      arguments: {},
+      do:
+        'Repair only flags whose repair.reachable is true, following repair.instruction. ' +
+        'For the others, return the timestamped source/render instruction instead of editing the file.',
+    },
+    {
+      step: 4,
+      tool: 'qc_run_local_file',
+      arguments: runArguments,
+      do: 'Re-run the check on the repaired file (repair.verify says which checks and what to expect). Repeat from step 2 while any BLOCK flag remains.',
+    },
+    {
+      step: 5,
+      tool: 'qc_get_receipt',
+      arguments: { job_id: JOB },
+      do: 'Fetch the signed receipt of the final run and keep it with the asset. Publish only on receipt verdict PASS.',
+    },
+  ];
+}
+
+export interface CliEquivalent {
+  check: string;
+  markers: string;
+  verify: string;
+  exitCodes: typeof CLI_EXIT_CODES;
+}
+
+export function cliEquivalent(profile: string): CliEquivalent {
+  return {
+    check: `npx preflight check <file> --profile ${profile} --json --receipt r.json`,
+    markers: `npx preflight check <file> --profile ${profile} --markers markers.csv`,
+    verify: `npx ${VERIFY_CLI}`,
+    exitCodes: CLI_EXIT_CODES,
+  };
+}

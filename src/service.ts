@@ -1,0 +1,494 @@
+// The service: every capability is one operation `op(principal, input, ctx)`; the MCP and REST doors only translate.
+import { EngineError } from '../engine/errors.js';
+import { runCheck, timecodeFpsOf } from '../engine/check.js';
+import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
+import { markersCsv } from '../engine/exports/markers-csv.js';
+import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
+import type { Report } from '../engine/report.js';
+import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
+import { billingPeriodOf, meterJob, type UsageEntry } from './billing/ledger.js';
+import { meteredMinutes } from './billing/minutes.js';
+import { ServiceError } from './errors.js';
+import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
+import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
+import type { CreateJobInput } from './schemas/create-job.js';
+import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
+import type { JobStatus, QcJob } from './schemas/job.js';
+import { loadSidecars, type SidecarInput } from './sidecars/index.js';
+import { loadSigningKey } from './signing-key.js';
+import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
+import { Store } from './store/db.js';
+
+export interface Principal {
+  workspaceId: string;
+  scopes: string[];
+  operator: boolean;
+}
+
+/** The implicit principal of the local MCP mode and the CLI. */
+export const LOCAL_PRINCIPAL: Principal = { workspaceId: 'local', scopes: ['*'], operator: true };
+
+export interface OpContext {
+  signal?: AbortSignal;
+  /** 0..100 and what is happening. */
+  progress?: (pct: number, message: string) => void;
+}
+
+export interface JobEvent {
+  event_type: string;
+  created_at: string;
+  stage?: string;
+  progress_pct?: number;
+  detail?: string;
+}
+
+export interface Artifact {
+  artifact_type: ArtifactRecord['artifact_type'];
+  url: string;
+  content_type: string;
+  bytes: number;
+  created_at: string;
+}
+
+export interface ServiceOptions {
+  home: string;
+  env?: NodeJS.ProcessEnv;
+  /** Largest decoded inline media accepted, bytes. */
+  inlineMaxBytes?: number;
+  urls?: JobUrls;
+}
+
+// Base64 of this stays under the 10 MiB message cap of MCP stdio, with room for the rest of the call.
+const DEFAULT_INLINE_MAX_BYTES = 6 * 1024 * 1024;
+
+export const LOCAL_URLS: JobUrls = {
+  status: (id) => `preflight://jobs/${id}`,
+  report: (id) => `preflight://jobs/${id}/report`,
+  artifact: (id, file) => `preflight://jobs/${id}/artifacts/${file}`,
+};
+
+const SIDECAR_PATH_FIELDS = ['manifest_path', 'transcript_path', 'watchlist_path', 'expected_script_path', 'sidecar_dir'] as const;
+const INLINE_FIELDS = [
+  'media_base64', 'video_base64', 'audio_base64', 'data_url',
+  'manifest_json', 'manifest_base64', 'transcript_text', 'transcript_json', 'transcript_base64', 'watchlist_json', 'watchlist_base64',
+  'expected_script_text', 'expected_script_json', 'expected_script_base64', 'chunk_sidecars_json', 'chunk_sidecars_base64',
+] as const;
+
+const now = () => new Date().toISOString();
+
+function sidecarFields(input: CreateJobInput): SidecarInput {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v !== undefined && (k.startsWith('manifest_') || k.startsWith('transcript_') || k.startsWith('watchlist_') || k.startsWith('expected_script_') || k.startsWith('chunk_sidecar') || k === 'sidecar_dir')) out[k] = v;
+  }
+  return out as SidecarInput;
+}
+
+export class PreflightService {
+  private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  private closed = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly lock: DataDirLock,
+    private readonly opts: Required<Pick<ServiceOptions, 'home' | 'inlineMaxBytes' | 'urls'>> & { env: NodeJS.ProcessEnv },
+  ) {}
+
+  static async open(options: ServiceOptions): Promise<PreflightService> {
+    const lock = acquireDataDirLock(options.home);
+    try {
+      const store = await Store.open(options.home);
+      const service = new PreflightService(store, lock, {
+        home: options.home,
+        env: options.env ?? process.env,
+        inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
+        urls: options.urls ?? LOCAL_URLS,
+      });
+      await service.failInterruptedJobs();
+      return service;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  /** Stops running checks and releases the data dir. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const run of this.running.values()) run.abort.abort();
+    await Promise.allSettled([...this.running.values()].map((r) => r.promise));
+    this.lock.release();
+  }
+
+  // ------------------------------------------------------------------ start-up
+
+  private async failInterruptedJobs(): Promise<void> {
+    const interrupted = this.store.data.jobs.filter((j) => j.status === 'running');
+    if (!interrupted.length) return;
+    await this.store.update(() => {
+      for (const j of interrupted) {
+        j.status = 'failed';
+        j.failureReason = 'interrupted';
+        j.minutesMetered = 0;
+        j.completedAt = now();
+        j.stage = null;
+      }
+    });
+    for (const j of interrupted) this.event(j.jobId, { event_type: 'job.failed', detail: 'interrupted: the process stopped while the job was running' });
+  }
+
+  // ------------------------------------------------------------------ access
+
+  private record(principal: Principal, jobId: string): JobRecord {
+    const job = this.store.data.jobs.find((j) => j.jobId === jobId);
+    if (!job || (!principal.operator && job.workspaceId !== principal.workspaceId)) {
+      throw new ServiceError('job_not_found', `No job ${jobId}.`, { jobId }, 404);
+    }
+    return job;
+  }
+
+  private event(jobId: string, e: Omit<JobEvent, 'created_at'>): void {
+    this.store.appendJobLine(jobId, 'events.jsonl', { ...e, created_at: now() });
+  }
+
+  // ------------------------------------------------------------------ operations
+
+  estimate(_principal: Principal, input: EstimateInput): EstimateOutput {
+    return estimateCost(input);
+  }
+
+  getJob(principal: Principal, jobId: string): QcJob & { stage: string | null } {
+    const r = this.record(principal, jobId);
+    return { ...toQcJob(r, this.opts.urls), stage: r.stage };
+  }
+
+  listJobs(principal: Principal, query: { limit?: number; status?: JobStatus }): QcJob[] {
+    const limit = Math.min(100, Math.max(1, query.limit ?? 20));
+    return this.store.data.jobs
+      .filter((j) => principal.operator || j.workspaceId === principal.workspaceId)
+      .filter((j) => !query.status || j.status === query.status)
+      .slice(-limit)
+      .reverse()
+      .map((j) => toQcJob(j, this.opts.urls));
+  }
+
+  private completed(principal: Principal, jobId: string, what: string): JobRecord {
+    const r = this.record(principal, jobId);
+    if (r.status === 'failed') throw new ServiceError('job_failed', `Job ${jobId} failed (${r.failureReason}); it has no ${what}.`, { jobId }, 409);
+    if (r.status !== 'completed') {
+      throw new ServiceError('job_not_completed', `Job ${jobId} is ${r.status} (${r.progressPct} %); poll it until completed, then fetch the ${what}.`, { jobId, status: r.status }, 409);
+    }
+    return r;
+  }
+
+  getReport(principal: Principal, jobId: string): Report {
+    this.completed(principal, jobId, 'report');
+    return JSON.parse(this.store.readJobFile(jobId, 'report.json') ?? 'null') as Report;
+  }
+
+  getReceipt(principal: Principal, jobId: string): Receipt {
+    this.completed(principal, jobId, 'receipt');
+    return JSON.parse(this.store.readJobFile(jobId, 'receipt.json') ?? 'null') as Receipt;
+  }
+
+  getMarkerCsv(principal: Principal, jobId: string): string {
+    this.completed(principal, jobId, 'marker CSV');
+    return this.store.readJobFile(jobId, 'markers.csv') ?? '';
+  }
+
+  getEvents(principal: Principal, jobId: string): JobEvent[] {
+    this.record(principal, jobId);
+    return this.store.readJobLines<JobEvent>(jobId, 'events.jsonl');
+  }
+
+  getArtifacts(principal: Principal, jobId: string): Artifact[] {
+    const r = this.record(principal, jobId);
+    return r.artifacts.map((a) => ({
+      artifact_type: a.artifact_type,
+      url: this.opts.urls.artifact(jobId, a.file),
+      content_type: a.contentType,
+      bytes: a.bytes,
+      created_at: a.createdAt,
+    }));
+  }
+
+  getArtifactContent(principal: Principal, jobId: string, file: string): { content: string; contentType: string } {
+    const r = this.record(principal, jobId);
+    const artifact = r.artifacts.find((a) => a.file === file);
+    const content = artifact ? this.store.readJobFile(jobId, artifact.file) : null;
+    if (!artifact || content === null) throw new ServiceError('artifact_not_found', `Job ${jobId} has no artifact ${file}.`, { jobId, file }, 404);
+    return { content, contentType: artifact.contentType };
+  }
+
+  async verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string } = {}) {
+    const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
+    const fileSha256 = opts.fileSha256 ?? (opts.filePath ? await sha256File(opts.filePath) : undefined);
+    return verifyReceipt(receipt, key, { fileSha256 });
+  }
+
+  // ------------------------------------------------------------------ create, run, drain
+
+  /**
+   * Creates a job. Sync mode starts the check now and waits up to `waitMs` (default: until done); the run goes on in
+   * this process if the wait ends first and the caller polls. Async mode queues it for drain.
+   */
+  async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean }> {
+    if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
+    if (input.idempotency_key) {
+      const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
+      if (hit) return { job: this.getJob(principal, hit.jobId), replay: true };
+    }
+    if (input.callback_url) {
+      throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server, which this build does not include yet; poll the job instead.', {}, 501);
+    }
+    const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
+    if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
+    if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
+
+    const media = await resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
+    let sidecars;
+    try {
+      sidecars = await loadSidecars(sidecarFields(input));
+    } catch (err) {
+      media.cleanup();
+      throw err;
+    }
+    const record = await this.newRecord(principal, input, estimate.cost_estimate, 'running', {
+      source: media.ingress.mode === 'local_or_remote_source' ? { kind: 'local_path', path: media.path } : { kind: 'platform_url', url: input.platform_video_url ?? '' },
+    });
+    await this.store.update(() => {
+      record.mediaIngress = { ...media.ingress, sha256: null };
+      record.sidecarIngress = sidecars.ingress;
+      record.request = null;
+    });
+    const done = this.start(record, media, input, ctx);
+    if (opts.waitMs === undefined) await done;
+    else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
+    return { job: this.getJob(principal, record.jobId), replay: false };
+  }
+
+  private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate']): Promise<QcJob> {
+    const inline = INLINE_FIELDS.filter((f) => input[f] !== undefined);
+    if (inline.length) {
+      throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
+    }
+    if (!input.file_path) throw new ServiceError('missing_media', 'A queued job needs file_path.', {}, 400);
+    const media = await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    const sidecars: SidecarInput = {};
+    for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
+    const record = await this.newRecord(principal, input, costEstimate, 'queued', {
+      source: { kind: 'local_path', path: media.path },
+      profile: input.profile,
+      checks: input.checks,
+      planId: input.plan_id,
+      sidecars,
+    });
+    await this.store.update(() => {
+      record.mediaIngress = { ...media.ingress, sha256: null };
+    });
+    this.event(record.jobId, { event_type: 'job.queued' });
+    return toQcJob(record, this.opts.urls);
+  }
+
+  private async newRecord(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], status: JobStatus, request: JobRequest): Promise<JobRecord> {
+    const record: JobRecord = {
+      jobId: newId('job'),
+      workspaceId: principal.workspaceId,
+      status,
+      progressPct: 0,
+      stage: null,
+      verdict: null,
+      minutesMetered: 0,
+      profile: null,
+      requestedProfile: input.profile ?? 'auto',
+      createdAt: now(),
+      startedAt: null,
+      completedAt: null,
+      processingDurationMs: null,
+      failureReason: null,
+      stages: [],
+      engine: null,
+      mediaIngress: null,
+      sidecarIngress: null,
+      sourceRedacted: false,
+      costEstimate,
+      idempotencyKey: input.idempotency_key ?? null,
+      request,
+      artifacts: [],
+      summary: null,
+    };
+    await this.store.update((d) => {
+      d.jobs.push(record);
+      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId });
+    });
+    this.event(record.jobId, { event_type: 'job.created' });
+    return record;
+  }
+
+  /** Processes queued jobs of the caller's workspace (all workspaces for operators), oldest first. */
+  async drain(principal: Principal, query: { limit?: number }, ctx: OpContext = {}): Promise<{ processed: number; jobs: QcJob[] }> {
+    const limit = Math.min(25, Math.max(1, query.limit ?? 10));
+    const queued = this.store.data.jobs
+      .filter((j) => j.status === 'queued' && (principal.operator || j.workspaceId === principal.workspaceId))
+      .slice(0, limit);
+    const jobs: QcJob[] = [];
+    for (const record of queued) {
+      const request = record.request;
+      let media: ResolvedMedia | null = null;
+      try {
+        if (!request || request.source.kind !== 'local_path') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
+        media = await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
+        const sidecars = await loadSidecars(request.sidecars ?? {});
+        await this.store.update(() => {
+          record.status = 'running';
+          record.sidecarIngress = sidecars.ingress;
+        });
+        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId }, ctx);
+      } catch (err) {
+        media?.cleanup();
+        if (record.status !== 'failed' && record.status !== 'completed') await this.fail(record, err);
+      }
+      jobs.push(toQcJob(record, this.opts.urls));
+    }
+    return { processed: jobs.length, jobs };
+  }
+
+  private start(record: JobRecord, media: ResolvedMedia, input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>, ctx: OpContext): Promise<void> {
+    const abort = new AbortController();
+    const onAbort = () => abort.abort();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    const promise = this.run(record, media, input, ctx, abort.signal).finally(() => {
+      ctx.signal?.removeEventListener('abort', onAbort);
+      media.cleanup();
+      this.running.delete(record.jobId);
+    });
+    this.running.set(record.jobId, { promise, abort });
+    return promise;
+  }
+
+  private async run(
+    record: JobRecord,
+    media: ResolvedMedia,
+    input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    ctx: OpContext,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const t0 = Date.now();
+    await this.store.update(() => {
+      record.status = 'running';
+      record.startedAt = now();
+    });
+    this.event(record.jobId, { event_type: 'job.started' });
+    let lastStage = '';
+    let lastWritten = -1;
+    try {
+      const { report, media: info } = await runCheck(media.path, {
+        profile: input.profile,
+        checks: input.checks,
+        signal,
+        onProgress: (pct, stage) => {
+          ctx.progress?.(pct, stage);
+          if (stage === lastStage && pct - lastWritten < 10) return;
+          if (stage !== lastStage) {
+            lastStage = stage;
+            const stageRecord = { status: stage, progressPct: pct, elapsedMs: Date.now() - t0, at: now() };
+            record.stages.push(stageRecord);
+            this.event(record.jobId, { event_type: `stage.${stage}`, stage, progress_pct: pct });
+          }
+          lastWritten = pct;
+          record.stage = stage;
+          record.progressPct = pct;
+          void this.store.update(() => {});
+        },
+      });
+      await this.finish(record, report, info, input, t0);
+    } catch (err) {
+      await this.fail(record, err, t0);
+    }
+  }
+
+  private async finish(
+    record: JobRecord,
+    report: Report,
+    info: Parameters<typeof meteredMinutes>[0],
+    input: Pick<CreateJobInput, 'profile' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    t0: number,
+  ): Promise<void> {
+    const mediaMinutes = meteredMinutes(info);
+    const at = new Date();
+    const metered = meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage });
+    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, plan_id: input.plan_id, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, plan_price_cents: input.plan_price_cents, included_minutes: input.included_minutes });
+    const fullReport: Report = {
+      ...report,
+      usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
+      costEstimate: estimate.cost_estimate,
+    };
+    const fps = timecodeFpsOf(info as never);
+    const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
+    const receipt = buildReceipt(receiptInputFromReport(report, record.jobId), key);
+    const files: [ArtifactRecord['artifact_type'], string, string, string][] = [
+      ['report_json', 'report.json', 'application/json', `${JSON.stringify(fullReport, null, 2)}\n`],
+      ['markers_csv', 'markers.csv', 'text/csv', markersCsv(report.flags, fps)],
+      ['markers_edl', 'markers.edl', 'text/plain', resolveMarkerEdl(report.flags, { fps })],
+      ['receipt', 'receipt.json', 'application/json', `${JSON.stringify(receipt, null, 2)}\n`],
+    ];
+    const artifacts = files.map(([type, file, contentType, content]) => ({
+      artifact_type: type,
+      file,
+      contentType,
+      bytes: this.store.writeJobFile(record.jobId, file, content).bytes,
+      createdAt: now(),
+    }));
+    this.event(record.jobId, { event_type: 'artifacts.written', detail: artifacts.map((a) => a.file).join(', ') });
+    this.event(record.jobId, { event_type: 'receipt.signed', detail: receipt.verdict });
+    const entry: UsageEntry = {
+      entryId: newId('use'),
+      workspaceId: record.workspaceId,
+      jobId: record.jobId,
+      sha256: report.media.sha256,
+      billingPeriod: billingPeriodOf(at),
+      minutesMetered: metered.minutesMetered,
+      mediaMinutes,
+      freeRecheck: metered.freeRecheck,
+      planId: input.plan_id ?? null,
+      createdAt: at.toISOString(),
+    };
+    await this.store.update((d) => {
+      d.usage.push(entry);
+      record.status = 'completed';
+      record.progressPct = 100;
+      record.stage = null;
+      record.verdict = report.verdict;
+      record.minutesMetered = metered.minutesMetered;
+      record.profile = report.profile;
+      record.requestedProfile = report.requestedProfile;
+      record.completedAt = now();
+      record.processingDurationMs = Date.now() - t0;
+      record.engine = `preflight ${report.engine.version} (ffmpeg ${report.engine.ffmpeg.version})`;
+      record.costEstimate = estimate.cost_estimate;
+      record.mediaIngress = record.mediaIngress ? { ...record.mediaIngress, sha256: report.media.sha256 } : null;
+      record.artifacts = artifacts;
+      record.summary = { block: report.summary.block, watch: report.summary.watch };
+      record.request = null;
+      record.sourceRedacted = true;
+    });
+    this.event(record.jobId, { event_type: 'usage.metered', detail: `${metered.minutesMetered} min${metered.freeRecheck ? ' (free re-check)' : ''}` });
+    this.event(record.jobId, { event_type: 'job.completed', detail: report.verdict });
+  }
+
+  private async fail(record: JobRecord, err: unknown, t0 = Date.now()): Promise<void> {
+    const reason =
+      err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
+    await this.store.update(() => {
+      record.status = 'failed';
+      record.failureReason = reason;
+      record.minutesMetered = 0;
+      record.stage = null;
+      record.completedAt = now();
+      record.processingDurationMs = Date.now() - t0;
+      record.request = null;
+    });
+    this.event(record.jobId, { event_type: 'job.failed', detail: reason });
+  }
+}

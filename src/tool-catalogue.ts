@@ -1,0 +1,117 @@
+// The agent tools as data (names, titles, what they are for): the MCP door registers them, the public documents
+// (llms.txt, mcp-install.json, agent manifest) list them. Schemas and handlers live with each tool in tools/.
+export interface ToolInfo {
+  name: string;
+  title: string;
+  /** Written for an agent: when to call it and what comes next. */
+  description: string;
+  readOnly: boolean;
+}
+
+export const TOOL_CATALOGUE: readonly ToolInfo[] = [
+  {
+    name: 'qc_run_local_file',
+    title: 'Check a local media file',
+    description:
+      'Run the deterministic QC gates on a video, audio or image file on this machine and get a verdict (PASS, WATCH or BLOCK). ' +
+      'Call it on the final export before calling the asset upload-ready. Pass sidecar paths (manifest, transcript, watchlist, expected script, sidecar dir) when you have them. ' +
+      'Returns the job with its verdict; next call qc_get_report for every flag with timestamps and repair instructions. ' +
+      'If status is still running (long files), poll qc_get_job until completed. After repairing, call this again: a re-check of the same file is free.',
+    readOnly: false,
+  },
+  {
+    name: 'qc_run_video',
+    title: 'Check media from a URL or inline data',
+    description:
+      'Run QC on media given inline (video_base64, audio_base64, media_base64 with media_content_type, or a data_url; small files only) or a platform video URL ' +
+      '(youtube_url / platform_video_url, needs yt-dlp). For files on disk use qc_run_local_file instead. Returns the job; then call qc_get_report.',
+    readOnly: false,
+  },
+  {
+    name: 'qc_estimate_cost',
+    title: 'Estimate checked minutes and cost',
+    description:
+      'Estimate the checked minutes, cost and gross-margin guardrail outcome of a check before running it (minutes or duration_seconds, profile, checks, plan). ' +
+      'Deterministic QC is always margin-safe; ai_review_seconds only affects cost. Call before large batches; no job is created.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_job',
+    title: 'Job status',
+    description: 'Poll a job: status (queued, running, completed, failed), stage, progress, verdict and metered minutes. When completed, call qc_get_report.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_report',
+    title: 'Report with every flag',
+    description:
+      'The full QC report of a completed job: verdict and every BLOCK and WATCH flag with its timestamp, evidence and repair {action, instruction, verify, reachable}. ' +
+      'Show the user every flag with its timestamp; repair the reachable ones, give the rest as source/render instructions, then re-run the check. ' +
+      'The asset is not upload-ready while any BLOCK flag remains.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_receipt',
+    title: 'Signed receipt',
+    description:
+      'The HMAC-SHA256 signed receipt of a completed job (verdict PASS or BLOCK, sha256 of the file, profile, gates, blocked gates). ' +
+      'Keep it with the published asset; anyone can verify it with qc_verify_receipt. Gate publishing on verdict PASS, never on the summary.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_verify_receipt',
+    title: 'Verify a receipt',
+    description: 'Check that a receipt is authentic and unaltered, and optionally that a file (file_path or sha256) is the one it describes.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_events',
+    title: 'Job lifecycle events',
+    description: 'The lifecycle events of a job (created, started, each stage, artifacts, receipt, usage, completed or failed) with their times.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_artifacts',
+    title: 'Job artifacts',
+    description: 'The artifacts of a completed job: report JSON, marker CSV, DaVinci Resolve marker EDL and the receipt, each with a URL readable as an MCP resource.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_marker_csv',
+    title: 'Marker CSV for editors',
+    description: 'The flags of a completed job as a marker CSV (timecode, start/end seconds, severity, gate, summary, instruction) to import into an editor.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_list_jobs',
+    title: 'Recent jobs',
+    description: 'List recent jobs of this workspace, newest first, optionally filtered by status.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_create_upload_url',
+    title: 'Reserve an upload URL',
+    description:
+      'Reserve a signed PUT URL for media bytes, then create a job with upload_id. Needs the HTTP door in the same process (preflight mcp --http <port>); ' +
+      'for files on this machine use qc_run_local_file instead.',
+    readOnly: false,
+  },
+  {
+    name: 'qc_get_cost_basis',
+    title: 'Published cost basis',
+    description: 'The published cost basis the estimate uses: compute, storage and model-review prices with their sources, plans and the margin target.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_pipeline_recipes',
+    title: 'Pipeline recipes',
+    description: 'Ready recipes for wiring Preflight into render pipelines: which profile, which sidecars and which tool calls for each kind of output.',
+    readOnly: true,
+  },
+  {
+    name: 'qc_get_npo_pipeline_handoff',
+    title: 'Podcast/audio pipeline handoff',
+    description: 'The handoff document for the podcast/audio pipeline (npo_podcast_or_audio): targets, gates, sidecars and the repair loop for audio programmes.',
+    readOnly: true,
+  },
+];

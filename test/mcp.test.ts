@@ -1,0 +1,209 @@
+// A real MCP client over real stdio against `preflight mcp`: the agent repair loop end to end.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../tools/definitions.js';
+import * as fx from './helpers/fixtures.js';
+import { generate } from './helpers/media.js';
+
+const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
+const home = mkdtempSync(join(tmpdir(), 'preflight-mcp-'));
+const work = mkdtempSync(join(tmpdir(), 'preflight-mcp-work-'));
+const childEnv = { ...process.env, PREFLIGHT_HOME: home, PREFLIGHT_SIGNING_KEY: '', NODE_ENV: 'production' } as Record<string, string>;
+
+let client: Client;
+let stderr = '';
+
+async function call(name: string, args: Record<string, unknown> = {}, onprogress?: (p: { progress: number }) => void): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress, resetTimeoutOnProgress: true, timeout: 120_000 } : { timeout: 120_000 })) as CallToolResult;
+}
+
+/** Calls a tool that must succeed, and checks its structuredContent against the tool's own output schema. */
+async function ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}, onprogress?: (p: { progress: number }) => void): Promise<T> {
+  const result = await call(name, args, onprogress);
+  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+  const def = TOOLS.find((t) => t.name === name)!;
+  const parsed = def.output.safeParse(result.structuredContent);
+  expect(parsed.success, `${name} output: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  return result.structuredContent as T;
+}
+
+async function fails(name: string, args: Record<string, unknown>, code: RegExp): Promise<string> {
+  const result = await call(name, args);
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const text = (result.content[0] as { text: string }).text;
+  expect(text).toMatch(code);
+  return text;
+}
+
+beforeAll(async () => {
+  client = new Client({ name: 'preflight-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: childEnv, stderr: 'pipe', cwd: '/' });
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('preflight mcp over stdio', () => {
+  it('lists every tool with a title, an agent-facing description, schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    expect(tools).toHaveLength(15);
+    for (const t of tools) {
+      expect(t.title, t.name).toBeTruthy();
+      expect(t.description!.length, t.name).toBeGreaterThan(60);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf('boolean');
+    }
+    expect(tools.find((t) => t.name === 'qc_get_report')!.annotations!.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === 'qc_run_local_file')!.annotations!.readOnlyHint).toBe(false);
+  });
+
+  it('runs the repair loop: BLOCK with timestamps → repair → PASS → receipt verifies → re-run meters 0', async () => {
+    const defect = await fx.blackInterior();
+    const progress: number[] = [];
+    const run = await ok<{ job_id: string; status: string; verdict: string; minutes_metered: number; next_step: string }>(
+      'qc_run_local_file',
+      { file_path: defect, profile: 'generic_creator_video' },
+      (p) => progress.push(p.progress),
+    );
+    expect(run).toMatchObject({ status: 'completed', verdict: 'BLOCK', minutes_metered: 1 });
+    expect(run.next_step).toContain('qc_get_report');
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.at(-1)).toBe(100);
+
+    const report = await ok<{ verdict: string; flags: { gate: string; severity: string; timestamp: string; repair: { instruction: string } }[]; share_url: string }>(
+      'qc_get_report',
+      { job_id: run.job_id },
+    );
+    const black = report.flags.find((f) => f.gate === 'black_frames')!;
+    expect(black).toMatchObject({ severity: 'BLOCK', timestamp: '00:00:04.000' });
+    expect(black.repair.instruction).toContain('00:00:04.000');
+    expect(report.share_url).toMatch(/^preflight:\/\/jobs\/.+\/artifacts\/report.json$/);
+    const resource = await client.readResource({ uri: report.share_url });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text).verdict).toBe('BLOCK');
+
+    const job = await ok<{ status: string; progress_pct: number; media_ingress: { sha256: string } }>('qc_get_job', { job_id: run.job_id });
+    expect(job).toMatchObject({ status: 'completed', progress_pct: 100 });
+    expect(job.media_ingress.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(job)).not.toContain(defect);
+
+    const events = await ok<{ events: { event_type: string }[] }>('qc_get_events', { job_id: run.job_id });
+    expect(events.events.map((e) => e.event_type)).toEqual(
+      expect.arrayContaining(['job.created', 'job.started', 'stage.probe', 'stage.analyse', 'stage.gates', 'artifacts.written', 'receipt.signed', 'job.completed']),
+    );
+    const artifacts = await ok<{ artifacts: { artifact_type: string }[] }>('qc_get_artifacts', { job_id: run.job_id });
+    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_csv', 'markers_edl', 'receipt', 'report_json']);
+    const csv = await ok<{ csv: string; rows: number }>('qc_get_marker_csv', { job_id: run.job_id });
+    expect(csv.csv).toContain('black_frames');
+    expect(csv.rows).toBeGreaterThan(0);
+    const blockReceipt = await ok<{ verdict: string; blocked: string[] }>('qc_get_receipt', { job_id: run.job_id });
+    expect(blockReceipt.verdict).toBe('BLOCK');
+    expect(blockReceipt.blocked).toContain('black_frames');
+
+    // Repair the reachable flag as the instruction says: cut the black span and re-render.
+    const repaired = await generate('repaired.mp4', [
+      '-i', defect,
+      '-vf', "select='not(between(t,4,6.5))',setpts=N/30/TB", '-af', "aselect='not(between(t,4,6.5))',asetpts=N/SR/TB",
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac',
+    ]);
+    const rerun = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: repaired, profile: 'generic_creator_video' });
+    expect(rerun.verdict).toBe('PASS');
+    const receipt = await ok<{ verdict: string; receipt: Record<string, unknown> }>('qc_get_receipt', { job_id: rerun.job_id });
+    expect(receipt.verdict).toBe('PASS');
+    const verified = await ok<{ valid: boolean; hash_matches: boolean; upload_ready: boolean }>('qc_verify_receipt', { receipt: receipt.receipt, file_path: repaired });
+    expect(verified).toMatchObject({ valid: true, hash_matches: true, upload_ready: true });
+    const signature = String(receipt.receipt.signature);
+    const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
+    const tampered = await ok<{ valid: boolean; reason: string }>('qc_verify_receipt', { receipt: { ...receipt.receipt, signature: flipped } });
+    expect(tampered.valid).toBe(false);
+    const wrongFile = await ok<{ valid: boolean; hash_matches: boolean }>('qc_verify_receipt', { receipt: receipt.receipt, file_path: defect });
+    expect(wrongFile).toMatchObject({ valid: false, hash_matches: false });
+
+    const again = await ok<{ minutes_metered: number; verdict: string }>('qc_run_local_file', { file_path: repaired, profile: 'generic_creator_video' });
+    expect(again).toMatchObject({ minutes_metered: 0, verdict: 'PASS' });
+
+    const listed = await ok<{ jobs: { jobId: string }[] }>('qc_list_jobs', { limit: 5 });
+    expect(listed.jobs.map((j) => j.jobId)).toContain(rerun.job_id);
+  });
+
+  it('returns the same job for a repeated idempotency key', async () => {
+    const file = await fx.clean();
+    const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42' });
+    const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42' });
+    expect(second).toMatchObject({ job_id: first.job_id, idempotent_replay: true });
+  });
+
+  it('runs inline media through qc_run_video and deletes the temporary copy', async () => {
+    const still = readFileSync(await fx.stillImage()).toString('base64');
+    const run = await ok<{ status: string; media_ingress: { mode: string; ephemeral: boolean } }>('qc_run_video', {
+      media_base64: still,
+      media_content_type: 'image/png',
+    });
+    expect(run).toMatchObject({ status: 'completed', media_ingress: { mode: 'inline_ephemeral', ephemeral: true } });
+  });
+
+  it('estimates cost and publishes the cost basis, recipes and handoff', async () => {
+    const estimate = await ok<{ margin_safe: boolean; action: string }>('qc_estimate_cost', { duration_seconds: 600, plan_id: 'creator' });
+    expect(estimate.margin_safe).toBe(true);
+    await ok('qc_get_cost_basis');
+    await ok('qc_get_pipeline_recipes');
+    await ok('qc_get_npo_pipeline_handoff');
+  });
+
+  it('answers bad input with isError and a clear message, and keeps serving', async () => {
+    await fails('qc_run_local_file', { file_path: join(work, 'missing.mp4') }, /^file_not_found: No file at .*missing\.mp4/);
+    await fails('qc_run_local_file', { file_path: await fx.clean(), checks: 'black_frames,bogus' }, /invalid_checks: Unknown check: bogus\. Valid checks: /);
+    const manifest = join(work, 'broken-manifest.json');
+    writeFileSync(manifest, '{"segments": [ {"start": 0, ');
+    await fails('qc_run_local_file', { file_path: await fx.clean(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
+    await fails('qc_run_video', { video_base64: 'A'.repeat(Math.ceil((6.5 * 1024 * 1024 * 4) / 3)) }, /^inline_media_too_large: .*6.3 MB inline limit/);
+    await fails('qc_get_report', { job_id: 'job_nope' }, /^job_not_found: /);
+    await fails('qc_create_upload_url', { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 10 }, /^uploads_unavailable: .*preflight mcp --http/);
+    await fails('qc_run_video', { youtube_url: 'https://video.example/watch?v=1' }, /^platform_ingest_unavailable: .*yt-dlp/);
+    const bad = await call('qc_get_job', {});
+    expect(bad.isError).toBe(true);
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(15);
+  });
+
+  it('writes nothing but protocol to stdout', () => {
+    // The SDK client would have failed to parse any stray stdout line; logs went to stderr.
+    expect(stderr).toContain('serving over stdio');
+  });
+});
+
+describe('preflight mcp process', () => {
+  it('exits when stdin closes, and a second server on the same data dir gets a clear error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-mcp-lock-'));
+    const env = { ...childEnv, PREFLIGHT_HOME: dir };
+    const first = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    first.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    first.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let secondErr = '';
+    second.stderr.on('data', (d: Buffer) => (secondErr += d.toString()));
+    const secondExit = await new Promise<number | null>((r) => second.on('exit', r));
+    expect(secondExit).toBe(2);
+    expect(secondErr).toMatch(/Another Preflight process \(pid \d+\) is using the data dir/);
+
+    const exited = new Promise<number | null>((r) => first.on('exit', r));
+    first.stdin.end();
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 5000))]);
+    expect(code).toBe(0);
+    for (const line of out.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+  });
+});

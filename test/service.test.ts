@@ -1,0 +1,143 @@
+// The service core on real files: jobs, queue and drain, failures, crash recovery, ingress clean-up, isolation, metering.
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QcJobSchema } from '../src/schemas/job.js';
+import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
+import * as fx from './helpers/fixtures.js';
+
+const open: PreflightService[] = [];
+const env = { PREFLIGHT_SIGNING_KEY: 'service-test-signing-key-0123' } as NodeJS.ProcessEnv;
+
+async function service(home = mkdtempSync(join(tmpdir(), 'preflight-svc-'))): Promise<{ svc: PreflightService; home: string }> {
+  const svc = await PreflightService.open({ home, env });
+  open.push(svc);
+  return { svc, home };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+const alice: Principal = { workspaceId: 'ws_alice', scopes: ['*'], operator: false };
+const bob: Principal = { workspaceId: 'ws_bob', scopes: ['*'], operator: false };
+
+describe('service', () => {
+  it('runs a sync job to completion with the QcJob fields, real stage timings and artifacts on disk', async () => {
+    const { svc, home } = await service();
+    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), profile: 'generic_creator_video' });
+    expect(QcJobSchema.parse(job)).toBeTruthy();
+    expect(job).toMatchObject({ status: 'completed', verdict: 'PASS', progressPct: 100, minutesMetered: 1, profile: 'generic_creator_video', requestedProfile: 'generic_creator_video' });
+    expect(job.processingDurationMs).toBeGreaterThan(0);
+    const stages = job.observability!.stages.map((s) => s.status);
+    expect(stages).toEqual(['probe', 'analyse', 'gates', 'report']);
+    const elapsed = job.observability!.stages.map((s) => s.elapsedMs);
+    expect([...elapsed].sort((a, b) => a - b)).toEqual(elapsed);
+    expect(job.mediaIngress).toMatchObject({ mode: 'local_or_remote_source', storageMode: 'durable_filesystem', ephemeral: false });
+    expect(JSON.stringify(job)).not.toContain(home);
+    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['events.jsonl', 'markers.csv', 'markers.edl', 'receipt.json', 'report.json']);
+    expect(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).jobs).toHaveLength(1);
+  });
+
+  it('queues process_async jobs and processes them on drain, for their own workspace only', async () => {
+    const { svc } = await service();
+    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true });
+    expect(job.status).toBe('queued');
+    const bobDrain = await svc.drain(bob, {});
+    expect(bobDrain.processed).toBe(0);
+    const drained = await svc.drain(alice, { limit: 5 });
+    expect(drained.processed).toBe(1);
+    expect(drained.jobs[0]).toMatchObject({ jobId: job.jobId, status: 'completed' });
+    await expect(svc.createJob(alice, { media_base64: 'AAAA', media_kind: 'video', process_async: true })).rejects.toThrow(/process_async jobs cannot carry inline media/);
+  });
+
+  it('keeps workspaces apart: jobs, reports and idempotency keys', async () => {
+    const { svc } = await service();
+    const file = await fx.clean();
+    const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1' });
+    expect(() => svc.getJob(bob, job.jobId)).toThrow(/No job/);
+    expect(() => svc.getReport(bob, job.jobId)).toThrow(/No job/);
+    expect(svc.listJobs(bob, {})).toEqual([]);
+    const bobs = await svc.createJob(bob, { file_path: file, idempotency_key: 'k1' });
+    expect(bobs.replay).toBe(false);
+    expect(bobs.job.jobId).not.toBe(job.jobId);
+    // The same file in another workspace is metered; in the same workspace and month it is free.
+    expect(bobs.job.minutesMetered).toBe(1);
+    const again = await svc.createJob(alice, { file_path: file });
+    expect(again.job.minutesMetered).toBe(0);
+  });
+
+  it('records a failed job with its reason and bills 0 minutes', async () => {
+    const { svc } = await service();
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-bad-'));
+    const text = join(dir, 'notes.mp4');
+    writeFileSync(text, 'not media\n'.repeat(100));
+    const { job } = await svc.createJob(alice, { file_path: text });
+    expect(job).toMatchObject({ status: 'failed', minutesMetered: 0, verdict: null });
+    expect(job.failureReason).toMatch(/^unsupported_media: /);
+    expect(svc.getEvents(alice, job.jobId).map((e) => e.event_type)).toContain('job.failed');
+    expect(() => svc.getReport(alice, job.jobId)).toThrow(/failed/);
+  });
+
+  it('marks jobs left running by a crash as failed (interrupted) at start-up', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'preflight-crash-'));
+    const { svc } = await service(home);
+    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true });
+    await svc.close();
+    open.pop();
+    // Simulate a crash mid-run: the record says running.
+    const dbPath = join(home, 'db.json');
+    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
+    db.jobs[0].status = 'running';
+    writeFileSync(dbPath, JSON.stringify(db));
+    const { svc: reopened } = await service(home);
+    expect(reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+  });
+
+  it('refuses a second service on the same data dir', async () => {
+    const { home } = await service();
+    await expect(PreflightService.open({ home, env })).rejects.toThrow(/already using the data dir/);
+  });
+
+  it('decodes inline media to a temp file and always deletes it', async () => {
+    const { svc } = await service();
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('preflight-ingress-')).length;
+    const b64 = readFileSync(await fx.stillImage()).toString('base64');
+    const { job } = await svc.createJob(LOCAL_PRINCIPAL, { data_url: `data:image/png;base64,${b64}` });
+    expect(job).toMatchObject({ status: 'completed', mediaIngress: { mode: 'inline_ephemeral', ephemeral: true, storageMode: 'host_temp_storage' } });
+    await expect(svc.createJob(LOCAL_PRINCIPAL, { video_base64: 'bm90IGEgdmlkZW8=' })).resolves.toMatchObject({ job: { status: 'failed' } });
+    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('preflight-ingress-')).length;
+    expect(after).toBe(before);
+  });
+
+  it('fetches platform URLs through yt-dlp when it is on PATH, and says so clearly when it is not', async () => {
+    const { svc } = await service();
+    const url = 'https://video.example/watch?v=abc';
+    const originalPath = process.env.PATH;
+    try {
+      process.env.PATH = '/nonexistent';
+      await expect(svc.createJob(alice, { platform_video_url: url })).rejects.toThrow(/platform_video_url needs yt-dlp, which is not installed/);
+      // A stand-in yt-dlp (no network here): honours -o like the real one and writes the media there.
+      const bin = mkdtempSync(join(tmpdir(), 'preflight-ytdlp-'));
+      const source = await fx.clean();
+      writeFileSync(join(bin, 'yt-dlp'), `#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then out="$2"; fi; shift; done\ncp '${source}' "$(echo "$out" | sed 's/%(ext)s/mp4/')"\n`);
+      chmodSync(join(bin, 'yt-dlp'), 0o755);
+      process.env.PATH = `${bin}:${originalPath}`;
+      const { job } = await svc.createJob(alice, { platform_video_url: url });
+      expect(job).toMatchObject({ status: 'completed', verdict: 'PASS', mediaIngress: { mode: 'platform_url', ephemeral: true, storageMode: 'host_temp_storage' } });
+      expect(JSON.stringify(job)).not.toContain(url);
+    } finally {
+      process.env.PATH = originalPath;
+    }
+  });
+
+  it('returns a running job when the wait ends first, and it completes in the background', async () => {
+    const { svc } = await service();
+    const { job } = await svc.createJob(alice, { file_path: await fx.verticalShort() }, {}, { waitMs: 1 });
+    expect(job.status).toBe('running');
+    for (let i = 0; i < 200 && svc.getJob(alice, job.jobId).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(svc.getJob(alice, job.jobId).status).toBe('completed');
+    expect(existsSync(join(tmpdir()))).toBe(true);
+  });
+});

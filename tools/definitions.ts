@@ -1,0 +1,318 @@
+// One definition per agent tool: input and output schemas (zod) and a thin call onto a service operation.
+import { z } from 'zod';
+import { ReceiptSchema } from '../engine/receipt.js';
+import { costBasis } from '../src/billing/cost-basis.js';
+import { ServiceError } from '../src/errors.js';
+import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
+import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema } from '../src/schemas/create-job.js';
+import { EstimateInputSchema, EstimateOutputSchema } from '../src/schemas/estimate.js';
+import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema } from '../src/schemas/job.js';
+import type { OpContext, PreflightService, Principal } from '../src/service.js';
+import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
+
+export interface ToolEnv {
+  service: PreflightService;
+  principal: Principal;
+  /** How long a run tool waits before returning a still-running job to poll (stays inside a client's 60 s timeout). */
+  runWaitMs: number;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  input: I;
+  output: O;
+  run(env: ToolEnv, args: z.infer<I>, ctx: OpContext): Promise<z.infer<O>> | z.infer<O>;
+}
+
+const define = <I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> => def;
+
+const jobId = z.object({ job_id: z.string().min(1).describe('The job_id returned by qc_run_local_file or qc_run_video.') });
+
+const RunOutputSchema = z.object({
+  job_id: z.string(),
+  status: JobStatusSchema,
+  verdict: VerdictSchema.nullable(),
+  progress_pct: z.number().int(),
+  status_url: z.string(),
+  report_url: z.string(),
+  minutes_metered: z.number().int(),
+  media_ingress: MediaIngressSchema.nullable(),
+  sidecar_ingress: SidecarIngressSchema.nullable(),
+  cost_estimate: CostEstimateSchema,
+  failure_reason: z.string().nullable(),
+  idempotent_replay: z.boolean(),
+  summary: z.string().describe('One line for the user.'),
+  next_step: z.string().describe('What to call next.'),
+});
+
+function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<typeof RunOutputSchema> {
+  const next =
+    job.status === 'completed'
+      ? `Call qc_get_report with job_id ${job.jobId} and show every BLOCK and WATCH flag with its timestamp.`
+      : job.status === 'failed'
+        ? 'Fix the input named in failure_reason and run the check again.'
+        : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`;
+  const summary =
+    job.status === 'completed'
+      ? `${job.verdict}: ${job.verdict === 'BLOCK' ? 'not upload-ready' : job.verdict === 'WATCH' ? 'upload-ready, review the WATCH flags' : 'upload-ready'} (${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered).`
+      : job.status === 'failed'
+        ? `Check failed: ${job.failureReason}`
+        : `Check ${job.status} (${job.progressPct} %).`;
+  return {
+    job_id: job.jobId,
+    status: job.status,
+    verdict: job.verdict,
+    progress_pct: job.progressPct,
+    status_url: job.statusUrl,
+    report_url: job.reportUrl,
+    minutes_metered: job.minutesMetered,
+    media_ingress: job.mediaIngress,
+    sidecar_ingress: job.sidecarIngress,
+    cost_estimate: job.costEstimate,
+    failure_reason: job.failureReason,
+    idempotent_replay: replay,
+    summary,
+    next_step: next,
+  };
+}
+
+const FlagOutputSchema = z.object({
+  id: z.string(),
+  gate: z.string(),
+  severity: z.enum(['BLOCK', 'WATCH']),
+  timestamp: z.string(),
+  start: z.number(),
+  end: z.number(),
+  timecode: z.string(),
+  frame: z.number().int(),
+  summary: z.string(),
+  evidence: z.record(z.string(), z.unknown()),
+  repair: z.object({ action: z.string(), instruction: z.string(), verify: z.string(), reachable: z.boolean() }),
+});
+
+const TRANSCRIPT_GATES = new Set(['spoken_leaks', 'pronunciation_watchlist', 'script_faithfulness', 'sentence_boundary', 'dialogue_in_music_short']);
+
+export const TOOLS = [
+  define({
+    name: 'qc_run_local_file',
+    input: z
+      .object({ file_path: z.string().min(1).describe('Absolute path of the media file to check.') })
+      .extend(JobOptionsSchema.omit({ callback_url: true }).shape)
+      .extend(SidecarInputSchema.pick({ manifest_path: true, transcript_path: true, watchlist_path: true, expected_script_path: true, sidecar_dir: true }).shape),
+    output: RunOutputSchema,
+    async run(env, args, ctx) {
+      const { job, replay } = await env.service.createJob(env.principal, args, ctx, { waitMs: env.runWaitMs });
+      return runOutput(job, replay);
+    },
+  }),
+  define({
+    name: 'qc_run_video',
+    input: CreateJobInputSchema.omit({ file_path: true, manifest_path: true, transcript_path: true, watchlist_path: true, expected_script_path: true, sidecar_dir: true }).extend({
+      youtube_url: z.string().optional().describe('A video platform URL (same as platform_video_url); needs yt-dlp.'),
+      manifest_url: z.string().optional(),
+      transcript_url: z.string().optional(),
+      watchlist_url: z.string().optional(),
+      expected_script_url: z.string().optional(),
+      chunk_sidecars_url: z.string().optional(),
+    }),
+    output: RunOutputSchema,
+    async run(env, args, ctx) {
+      const { youtube_url, manifest_url, transcript_url, watchlist_url, expected_script_url, chunk_sidecars_url, ...rest } = args;
+      const remote = Object.entries({ manifest_url, transcript_url, watchlist_url, expected_script_url, chunk_sidecars_url }).filter(([, v]) => v);
+      if (remote.length) {
+        throw new ServiceError(
+          'remote_ingress_unavailable',
+          `${remote.map(([k]) => k).join(', ')} need the HTTP server's remote ingress, which this build does not include yet; pass the sidecar inline (e.g. transcript_text, manifest_json) instead.`,
+          {},
+          501,
+        );
+      }
+      const input = { ...rest, platform_video_url: rest.platform_video_url ?? youtube_url };
+      const { job, replay } = await env.service.createJob(env.principal, input, ctx, { waitMs: env.runWaitMs });
+      return runOutput(job, replay);
+    },
+  }),
+  define({
+    name: 'qc_estimate_cost',
+    input: EstimateInputSchema,
+    output: EstimateOutputSchema,
+    run: (env, args) => env.service.estimate(env.principal, args),
+  }),
+  define({
+    name: 'qc_get_job',
+    input: jobId,
+    output: z.object({
+      status: JobStatusSchema,
+      stage: z.string().nullable(),
+      progress_pct: z.number().int(),
+      verdict: VerdictSchema.nullable(),
+      minutes_metered: z.number().int(),
+      media_ingress: MediaIngressSchema.nullable(),
+      failure_reason: z.string().nullable(),
+      job: QcJobSchema,
+    }),
+    run(env, args) {
+      const job = env.service.getJob(env.principal, args.job_id);
+      const { stage, ...qcJob } = job;
+      return {
+        status: job.status,
+        stage,
+        progress_pct: job.progressPct,
+        verdict: job.verdict,
+        minutes_metered: job.minutesMetered,
+        media_ingress: job.mediaIngress,
+        failure_reason: job.failureReason,
+        job: qcJob,
+      };
+    },
+  }),
+  define({
+    name: 'qc_get_report',
+    input: jobId,
+    output: z.object({
+      verdict: VerdictSchema,
+      flags: z.array(FlagOutputSchema),
+      timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: z.enum(['BLOCK', 'WATCH']), summary: z.string() })),
+      transcript_evidence: z.array(FlagOutputSchema),
+      share_url: z.string(),
+      gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: z.record(z.string(), z.unknown()) })),
+      upload_ready: z.boolean(),
+      schema_version: z.string(),
+    }),
+    run(env, args) {
+      const report = env.service.getReport(env.principal, args.job_id);
+      const share = env.service.getArtifacts(env.principal, args.job_id).find((a) => a.artifact_type === 'report_json');
+      return {
+        verdict: report.verdict,
+        flags: report.flags,
+        timestamps: report.flags.map((f) => ({ timestamp: f.timestamp, start: f.start, end: f.end, gate: f.gate, severity: f.severity, summary: f.summary })),
+        transcript_evidence: report.flags.filter((f) => TRANSCRIPT_GATES.has(f.gate)),
+        share_url: share?.url ?? '',
+        gates: report.gates.map((g) => ({ gate: g.gate, status: g.status, ...(g.reason ? { reason: g.reason } : {}), measurements: g.measurements })),
+        upload_ready: report.verdict !== 'BLOCK',
+        schema_version: report.schemaVersion,
+      };
+    },
+  }),
+  define({
+    name: 'qc_get_receipt',
+    input: jobId,
+    output: z.object({
+      verdict: z.enum(['PASS', 'BLOCK']),
+      sha256: z.string(),
+      profile: z.string(),
+      gates: z.array(z.string()),
+      blocked: z.array(z.string()),
+      signature: z.string(),
+      summary: z.string(),
+      receipt: ReceiptSchema,
+    }),
+    run(env, args) {
+      const receipt = env.service.getReceipt(env.principal, args.job_id);
+      return {
+        verdict: receipt.verdict,
+        sha256: receipt.sha256,
+        profile: receipt.profile,
+        gates: receipt.gates,
+        blocked: receipt.blocked,
+        signature: receipt.signature,
+        summary: receipt.summary ?? '',
+        receipt,
+      };
+    },
+  }),
+  define({
+    name: 'qc_verify_receipt',
+    input: z.object({
+      receipt: z.record(z.string(), z.unknown()).describe('The receipt JSON object.'),
+      file_path: z.string().optional().describe('A local file to compare with the receipt sha256.'),
+      sha256: z.string().optional().describe('The sha256 of the file to publish, if you computed it.'),
+    }),
+    output: z.object({
+      valid: z.boolean(),
+      authentic: z.boolean(),
+      schema_known: z.boolean(),
+      hash_matches: z.boolean().nullable(),
+      upload_ready: z.boolean(),
+      verdict: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+    async run(env, args) {
+      const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path });
+      return {
+        valid: r.valid,
+        authentic: r.authentic,
+        schema_known: r.schemaKnown,
+        hash_matches: r.hashMatches,
+        upload_ready: r.uploadReady,
+        verdict: r.verdict ?? null,
+        reason: r.reason,
+      };
+    },
+  }),
+  define({
+    name: 'qc_get_events',
+    input: jobId,
+    output: z.object({
+      events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })),
+    }),
+    run: (env, args) => ({ events: env.service.getEvents(env.principal, args.job_id) }),
+  }),
+  define({
+    name: 'qc_get_artifacts',
+    input: jobId,
+    output: z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) }),
+    run: (env, args) => ({ artifacts: env.service.getArtifacts(env.principal, args.job_id) }),
+  }),
+  define({
+    name: 'qc_get_marker_csv',
+    input: jobId,
+    output: z.object({ csv: z.string(), rows: z.number().int() }),
+    run(env, args) {
+      const csv = env.service.getMarkerCsv(env.principal, args.job_id);
+      return { csv, rows: Math.max(0, csv.split('\r\n').filter(Boolean).length - 1) };
+    },
+  }),
+  define({
+    name: 'qc_list_jobs',
+    input: z.object({ limit: z.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional() }),
+    output: z.object({ jobs: z.array(QcJobSchema) }),
+    run: (env, args) => ({ jobs: env.service.listJobs(env.principal, args) }),
+  }),
+  define({
+    name: 'qc_create_upload_url',
+    input: z.object({ filename: z.string().min(1), content_type: z.string().min(1), size_bytes: z.number().int().min(1) }),
+    output: z.object({ upload_id: z.string(), signed_put_url: z.string(), expires_at: z.string(), hint: z.string() }),
+    run() {
+      throw new ServiceError(
+        'uploads_unavailable',
+        'Upload URLs need the HTTP door running in this process (preflight mcp --http <port>), which this build does not include yet. For a file on this machine call qc_run_local_file with its path; for small media pass it inline to qc_run_video.',
+        {},
+        501,
+      );
+    },
+  }),
+  define({
+    name: 'qc_get_cost_basis',
+    input: z.object({}),
+    output: z.object({ cost_basis: z.record(z.string(), z.unknown()) }),
+    run: () => ({ cost_basis: costBasis() as unknown as Record<string, unknown> }),
+  }),
+  define({
+    name: 'qc_get_pipeline_recipes',
+    input: z.object({}),
+    output: z.object({ recipes: z.record(z.string(), z.unknown()) }),
+    run: () => ({ recipes: pipelineRecipes() as unknown as Record<string, unknown> }),
+  }),
+  define({
+    name: 'qc_get_npo_pipeline_handoff',
+    input: z.object({}),
+    output: z.object({ handoff: z.record(z.string(), z.unknown()) }),
+    run: () => ({ handoff: npoPipelineHandoff() as unknown as Record<string, unknown> }),
+  }),
+] as const;
+
+// Every catalogued tool has exactly one definition, and nothing else is registered.
+const defined = new Set<string>(TOOLS.map((t) => t.name));
+for (const info of TOOL_CATALOGUE) if (!defined.has(info.name)) throw new Error(`tool ${info.name} has no definition`);
+if (defined.size !== TOOL_CATALOGUE.length) throw new Error('a tool definition is missing from the catalogue');

@@ -1,0 +1,57 @@
+// `preflight mcp`: the MCP server over stdio. stdout carries protocol only; every log goes to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { EngineError } from '../engine/errors.js';
+import { loadConfig } from '../src/config.js';
+import { ServiceError } from '../src/errors.js';
+import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
+import { createMcpServer } from './server.js';
+
+// Anything that calls console.log would corrupt the protocol stream.
+// eslint-disable-next-line no-console -- rebinding it to stderr is the point
+console.log = (...args: unknown[]) => console.error(...args);
+
+/** How long a run tool waits before handing back a running job to poll: well inside a client's 60 s default. */
+const RUN_WAIT_MS = 45_000;
+
+export async function main(): Promise<void> {
+  let service: PreflightService;
+  try {
+    const config = loadConfig();
+    service = await PreflightService.open({ home: config.home, env: config.env });
+  } catch (err) {
+    const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
+    process.stderr.write(`preflight mcp: ${message}\n`);
+    process.exit(2);
+  }
+  const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: Number(process.env.PREFLIGHT_MCP_RUN_WAIT_MS) || RUN_WAIT_MS });
+  // Queued (process_async) jobs are drained in the background, one at a time.
+  let draining = false;
+  const worker = setInterval(() => {
+    if (draining) return;
+    draining = true;
+    service
+      .drain(LOCAL_PRINCIPAL, { limit: 1 })
+      .catch((err: Error) => process.stderr.write(`preflight mcp: drain failed: ${err.message}\n`))
+      .finally(() => (draining = false));
+  }, 1000);
+  worker.unref();
+  const transport = new StdioServerTransport();
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    clearInterval(worker);
+    await server.close().catch(() => {});
+    await service.close();
+    process.exit(0);
+  };
+  // The SDK's stdio transport does not end on stdin EOF (SDK issue #2002): exit ourselves.
+  process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  await server.connect(transport);
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${loadConfig().home})\n`);
+}
+
+await main();

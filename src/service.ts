@@ -18,6 +18,17 @@ import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import { loadSigningKey } from './signing-key.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
 import { Store } from './store/db.js';
+import {
+  assertPutAllowed,
+  newUploadRecord,
+  publicUpload,
+  streamToDisk,
+  type CreateUploadInput,
+  type Upload,
+  type UploadStored,
+} from './uploads.js';
+import type { Readable } from 'node:stream';
+import { join } from 'node:path';
 
 export interface Principal {
   workspaceId: string;
@@ -87,6 +98,8 @@ function sidecarFields(input: CreateJobInput): SidecarInput {
 export class PreflightService {
   private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
   private closed = false;
+  /** Set while an HTTP door serves this service: signed upload URLs point at it. */
+  private publicBaseUrl: string | null = null;
 
   private constructor(
     private readonly store: Store,
@@ -119,6 +132,11 @@ export class PreflightService {
     for (const run of this.running.values()) run.abort.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
     this.lock.release();
+  }
+
+  /** Called by an HTTP door serving this service, with the base URL clients reach it at. */
+  attachHttp(baseUrl: string | null): void {
+    this.publicBaseUrl = baseUrl ? baseUrl.replace(/\/+$/, '') : null;
   }
 
   // ------------------------------------------------------------------ start-up
@@ -227,6 +245,64 @@ export class PreflightService {
     return verifyReceipt(receipt, key, { fileSha256 });
   }
 
+  // ------------------------------------------------------------------ uploads
+
+  async createUpload(principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload; token: string }> {
+    if (!this.publicBaseUrl) {
+      throw new ServiceError(
+        'uploads_unavailable',
+        'Upload URLs need the HTTP door running in this process: start the server with `preflight mcp --http <port>` (or use `preflight serve`). For a file on this machine call qc_run_local_file with its path instead.',
+        {},
+        503,
+      );
+    }
+    const { record, token } = newUploadRecord(principal.workspaceId, input);
+    await this.store.update((d) => d.uploads.push(record));
+    return { upload: publicUpload(record, this.publicBaseUrl, token), token };
+  }
+
+  getUpload(principal: Principal, uploadId: string): Upload & { bytesReceived: number | null; sha256: string | null } {
+    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId && (principal.operator || u.workspaceId === principal.workspaceId));
+    if (!record) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
+    return { ...publicUpload(record, this.publicBaseUrl ?? ''), bytesReceived: record.bytesReceived, sha256: record.sha256 };
+  }
+
+  /** The signed PUT: the token is the authorisation; the body streams to disk with the reserved size as its cap. */
+  async storeUploadContent(uploadId: string, token: string | undefined, body: Readable): Promise<UploadStored> {
+    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId);
+    assertPutAllowed(record, token);
+    const stored = await streamToDisk(body, this.store.uploadDir(uploadId), record.sizeBytes);
+    await this.store.update(() => {
+      record.status = 'uploaded';
+      record.bytesReceived = stored.bytes;
+      record.sha256 = stored.sha256;
+    });
+    return { uploadId, status: 'uploaded', storageMode: record.storageMode, bytesReceived: stored.bytes, sha256: stored.sha256 };
+  }
+
+  private uploadedMedia(principal: Principal, uploadId: string): ResolvedMedia {
+    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId && (principal.operator || u.workspaceId === principal.workspaceId));
+    if (!record) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
+    if (record.status !== 'uploaded') {
+      throw new ServiceError('upload_not_uploaded', `Upload ${uploadId} has no content yet: PUT the bytes to its signed URL first.`, { uploadId }, 409);
+    }
+    return {
+      path: join(this.store.uploadDir(uploadId), 'content'),
+      ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
+      cleanup: () => {},
+    };
+  }
+
+  private async jobMedia(principal: Principal, input: CreateJobInput, ctx: OpContext): Promise<ResolvedMedia> {
+    if (input.upload_id) {
+      const { upload_id, ...rest } = input;
+      const others = ['file_path', 'media_base64', 'video_base64', 'audio_base64', 'data_url', 'platform_video_url', 'signed_url'].filter((f) => rest[f as keyof typeof rest]);
+      if (others.length) throw new ServiceError('ambiguous_media', `Give one media source, not upload_id and ${others.join(' and ')}.`, {}, 400);
+      return this.uploadedMedia(principal, upload_id);
+    }
+    return resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
+  }
+
   // ------------------------------------------------------------------ create, run, drain
 
   /**
@@ -246,7 +322,7 @@ export class PreflightService {
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
     if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
 
-    const media = await resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
+    const media = await this.jobMedia(principal, input, ctx);
     let sidecars;
     try {
       sidecars = await loadSidecars(sidecarFields(input));
@@ -254,13 +330,10 @@ export class PreflightService {
       media.cleanup();
       throw err;
     }
-    const record = await this.newRecord(principal, input, estimate.cost_estimate, 'running', {
-      source: media.ingress.mode === 'local_or_remote_source' ? { kind: 'local_path', path: media.path } : { kind: 'platform_url', url: input.platform_video_url ?? '' },
-    });
+    const record = await this.newRecord(principal, input, estimate.cost_estimate, 'running', null);
     await this.store.update(() => {
       record.mediaIngress = { ...media.ingress, sha256: null };
       record.sidecarIngress = sidecars.ingress;
-      record.request = null;
     });
     const done = this.start(record, media, input, ctx);
     if (opts.waitMs === undefined) await done;
@@ -273,12 +346,12 @@ export class PreflightService {
     if (inline.length) {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
-    if (!input.file_path) throw new ServiceError('missing_media', 'A queued job needs file_path.', {}, 400);
-    const media = await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
+    const media = input.upload_id ? this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
     const record = await this.newRecord(principal, input, costEstimate, 'queued', {
-      source: { kind: 'local_path', path: media.path },
+      source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media.path },
       profile: input.profile,
       checks: input.checks,
       planId: input.plan_id,
@@ -291,7 +364,7 @@ export class PreflightService {
     return toQcJob(record, this.opts.urls);
   }
 
-  private async newRecord(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], status: JobStatus, request: JobRequest): Promise<JobRecord> {
+  private async newRecord(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], status: JobStatus, request: JobRequest | null): Promise<JobRecord> {
     const record: JobRecord = {
       jobId: newId('job'),
       workspaceId: principal.workspaceId,
@@ -337,8 +410,11 @@ export class PreflightService {
       const request = record.request;
       let media: ResolvedMedia | null = null;
       try {
-        if (!request || request.source.kind !== 'local_path') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
-        media = await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
+        if (!request || request.source.kind === 'platform_url') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
+        media =
+          request.source.kind === 'upload'
+            ? this.uploadedMedia({ ...principal, workspaceId: record.workspaceId, operator: true }, request.source.uploadId)
+            : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
         const sidecars = await loadSidecars(request.sidecars ?? {});
         await this.store.update(() => {
           record.status = 'running';

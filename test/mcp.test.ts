@@ -138,6 +138,22 @@ describe('preflight mcp over stdio', () => {
     expect(listed.jobs.map((j) => j.jobId)).toContain(rerun.job_id);
   });
 
+  it('records sidecars in sidecar_ingress and queues process_async jobs for the background worker', async () => {
+    const transcript = join(work, 'transcript.srt');
+    writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n');
+    const run = await ok<{ sidecar_ingress: { supplied: string[]; mode: string } }>('qc_run_local_file', { file_path: await fx.clean(), transcript_path: transcript });
+    expect(run.sidecar_ingress).toMatchObject({ supplied: ['transcript'], mode: 'local_files' });
+    const queued = await ok<{ job_id: string; status: string; next_step: string }>('qc_run_local_file', { file_path: await fx.letterbox(), process_async: true });
+    expect(queued.status).toBe('queued');
+    expect(queued.next_step).toContain('qc_get_job');
+    let status = 'queued';
+    for (let i = 0; i < 100 && status !== 'completed' && status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await ok<{ status: string }>('qc_get_job', { job_id: queued.job_id })).status;
+    }
+    expect(status).toBe('completed');
+  });
+
   it('returns the same job for a repeated idempotency key', async () => {
     const file = await fx.clean();
     const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42' });
@@ -181,6 +197,78 @@ describe('preflight mcp over stdio', () => {
   it('writes nothing but protocol to stdout', () => {
     // The SDK client would have failed to parse any stray stdout line; logs went to stderr.
     expect(stderr).toContain('serving over stdio');
+  });
+});
+
+async function pollJob(c: Client, id: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 150; i++) {
+    const job = ((await c.callTool({ name: 'qc_get_job', arguments: { job_id: id } })) as CallToolResult).structuredContent!;
+    if (job.status === 'completed' || job.status === 'failed') return job;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`job ${id} did not finish`);
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolvePort) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+describe('preflight mcp --http: uploads through the HTTP door in the same process', () => {
+  it('reserves a signed PUT URL, stores the bytes over real HTTP, and checks the upload', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-mcp-http-'));
+    const httpClient = new Client({ name: 'preflight-test-http', version: '1.0.0' });
+    await httpClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--http', String(port)],
+        env: { ...childEnv, PREFLIGHT_HOME: dir, PREFLIGHT_MCP_RUN_WAIT_MS: '300' },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const file = await fx.clean();
+      const bytes = readFileSync(file);
+      const reserve = (await httpClient.callTool({ name: 'qc_create_upload_url', arguments: { filename: 'clean.mp4', content_type: 'video/mp4', size_bytes: bytes.length } })) as CallToolResult;
+      expect(reserve.isError).toBeFalsy();
+      const upload = reserve.structuredContent as { upload_id: string; signed_put_url: string; expires_at: string };
+      expect(upload.signed_put_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/uploads/upl_[0-9a-f]+/content\\?token=[A-Za-z0-9_-]{43}$`));
+
+      const wrongToken = await fetch(upload.signed_put_url.replace(/token=.*/, 'token=guess'), { method: 'PUT', body: bytes });
+      expect(wrongToken.status).toBe(404);
+      expect((await wrongToken.json()).error.code).toBe('upload_not_found');
+      const tooBig = await fetch(upload.signed_put_url, { method: 'PUT', body: Buffer.concat([bytes, Buffer.alloc(10)]) });
+      expect(tooBig.status).toBe(413);
+
+      const put = await fetch(upload.signed_put_url, { method: 'PUT', body: bytes, headers: { 'content-type': 'video/mp4' } });
+      expect(put.status).toBe(200);
+      const stored = await put.json();
+      expect(stored).toMatchObject({ uploadId: upload.upload_id, status: 'uploaded', bytesReceived: bytes.length });
+      const again = await fetch(upload.signed_put_url, { method: 'PUT', body: bytes });
+      expect(again.status).toBe(409);
+
+      const run = (await httpClient.callTool({ name: 'qc_run_video', arguments: { upload_id: upload.upload_id, profile: 'generic_creator_video' } })) as CallToolResult;
+      expect(run.isError, JSON.stringify(run.content)).toBeFalsy();
+      const checked = await pollJob(httpClient, (run.structuredContent as { job_id: string }).job_id);
+      expect(checked).toMatchObject({ status: 'completed', verdict: 'PASS', media_ingress: { mode: 'signed_upload', sha256: stored.sha256 } });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+      // A run longer than the tool's wait comes back running (inside any client timeout) and completes in the background.
+      const long = (await httpClient.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.verticalShort() } })) as CallToolResult;
+      const started = long.structuredContent as { job_id: string; status: string; next_step: string };
+      expect(started.status).toBe('running');
+      expect(started.next_step).toContain('poll qc_get_job');
+      expect((await pollJob(httpClient, started.job_id)).status).toBe('completed');
+    } finally {
+      await httpClient.close();
+    }
   });
 });
 

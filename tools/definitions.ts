@@ -8,6 +8,7 @@ import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema } from '../s
 import { EstimateInputSchema, EstimateOutputSchema } from '../src/schemas/estimate.js';
 import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema } from '../src/schemas/job.js';
 import type { OpContext, PreflightService, Principal } from '../src/service.js';
+import { CreateUploadInputSchema } from '../src/uploads.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 
 export interface ToolEnv {
@@ -281,15 +282,16 @@ export const TOOLS = [
   }),
   define({
     name: 'qc_create_upload_url',
-    input: z.object({ filename: z.string().min(1), content_type: z.string().min(1), size_bytes: z.number().int().min(1) }),
+    input: CreateUploadInputSchema,
     output: z.object({ upload_id: z.string(), signed_put_url: z.string(), expires_at: z.string(), hint: z.string() }),
-    run() {
-      throw new ServiceError(
-        'uploads_unavailable',
-        'Upload URLs need the HTTP door running in this process (preflight mcp --http <port>), which this build does not include yet. For a file on this machine call qc_run_local_file with its path; for small media pass it inline to qc_run_video.',
-        {},
-        501,
-      );
+    async run(env, args) {
+      const { upload } = await env.service.createUpload(env.principal, args);
+      return {
+        upload_id: upload.uploadId,
+        signed_put_url: upload.signedPutUrl,
+        expires_at: upload.expiresAt,
+        hint: `PUT the file's bytes to signed_put_url (at most ${args.size_bytes} bytes, before ${upload.expiresAt}), then call qc_run_video with upload_id ${upload.uploadId}.`,
+      };
     },
   }),
   define({

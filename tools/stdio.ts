@@ -1,9 +1,11 @@
 // `preflight mcp`: the MCP server over stdio. stdout carries protocol only; every log goes to stderr.
+import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { EngineError } from '../engine/errors.js';
 import { loadConfig } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
+import { startHttpDoor, type RunningHttpDoor } from '../http/serve.js';
 import { createMcpServer } from './server.js';
 
 // Anything that calls console.log would corrupt the protocol stream.
@@ -13,11 +15,26 @@ console.log = (...args: unknown[]) => console.error(...args);
 /** How long a run tool waits before handing back a running job to poll: well inside a client's 60 s default. */
 const RUN_WAIT_MS = 45_000;
 
+function options(): { httpPort: number | null; host: string } {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: { http: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } },
+    strict: true,
+  });
+  if (values.http === undefined) return { httpPort: null, host: values.host };
+  const port = Number(values.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--http needs a port number (0-65535), got "${values.http}"`);
+  return { httpPort: port, host: values.host };
+}
+
 export async function main(): Promise<void> {
   let service: PreflightService;
+  let door: RunningHttpDoor | null = null;
   try {
+    const opts = options();
     const config = loadConfig();
     service = await PreflightService.open({ home: config.home, env: config.env });
+    if (opts.httpPort !== null) door = await startHttpDoor(service, { port: opts.httpPort, host: opts.host });
   } catch (err) {
     const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
     process.stderr.write(`preflight mcp: ${message}\n`);
@@ -42,6 +59,7 @@ export async function main(): Promise<void> {
     closing = true;
     clearInterval(worker);
     await server.close().catch(() => {});
+    await door?.close();
     await service.close();
     process.exit(0);
   };
@@ -51,7 +69,7 @@ export async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   await server.connect(transport);
-  process.stderr.write(`preflight mcp: serving over stdio (data dir ${loadConfig().home})\n`);
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${loadConfig().home})${door ? `; HTTP door at ${door.url}` : ''}\n`);
 }
 
 await main();

@@ -209,7 +209,7 @@ export async function resolveMedia(input: MediaInput, opts: MediaIngressOptions)
     default:
       throw new ServiceError(
         'remote_ingress_unavailable',
-        `${field} needs the HTTP server's uploads and remote ingress, which this build does not include yet. Pass file_path or inline media.`,
+        `${field} needs remote ingress, which this build does not include yet. Pass file_path, inline media or an upload_id.`,
         { field },
         501,
       );

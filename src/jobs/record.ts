@@ -2,7 +2,7 @@
 import type { CostEstimate, JobStage, JobStatus, MediaIngress, QcJob, SidecarIngress } from '../schemas/job.js';
 import type { SidecarInput } from '../sidecars/index.js';
 
-export type JobSource = { kind: 'local_path'; path: string } | { kind: 'platform_url'; url: string };
+export type JobSource = { kind: 'local_path'; path: string } | { kind: 'platform_url'; url: string } | { kind: 'upload'; uploadId: string };
 
 export interface JobRequest {
   source: JobSource;

@@ -5,6 +5,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { UsageEntry } from '../billing/ledger.js';
 import type { JobRecord } from '../jobs/record.js';
+import type { UploadRecord } from '../uploads.js';
 
 export interface IdempotencyRecord {
   workspaceId: string;
@@ -17,9 +18,10 @@ export interface StoreData {
   jobs: JobRecord[];
   usage: UsageEntry[];
   idempotency: IdempotencyRecord[];
+  uploads: UploadRecord[];
 }
 
-const EMPTY: StoreData = { version: 1, jobs: [], usage: [], idempotency: [] };
+const EMPTY: StoreData = { version: 1, jobs: [], usage: [], idempotency: [], uploads: [] };
 
 export class Store {
   private constructor(
@@ -44,6 +46,10 @@ export class Store {
   async update(mutate: (data: StoreData) => void): Promise<void> {
     mutate(this.db.data);
     await this.db.write();
+  }
+
+  uploadDir(uploadId: string): string {
+    return join(this.home, 'uploads', uploadId);
   }
 
   jobDir(jobId: string): string {

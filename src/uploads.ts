@@ -1,0 +1,135 @@
+// Reserved uploads: an unguessable, expiring token in a signed PUT URL; the bytes stream to disk with a size cap and sha256.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { ServiceError } from './errors.js';
+import { newId } from './ingress/media.js';
+
+/** How long a signed PUT URL stays valid. */
+export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+/** Largest upload anyone may reserve; plans may allow less. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 ** 3;
+
+export const CreateUploadInputSchema = z.object({
+  filename: z.string().min(1).max(255),
+  content_type: z.string().min(1).max(255),
+  size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
+});
+export type CreateUploadInput = z.infer<typeof CreateUploadInputSchema>;
+
+export const UploadSchema = z.object({
+  uploadId: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  workspaceId: z.string().nullable(),
+  ownerEmail: z.string().nullable(),
+  apiKeyId: z.string().nullable(),
+  status: z.enum(['created', 'uploaded']),
+  signedPutUrl: z.string(),
+  expiresAt: z.string(),
+  storageMode: z.enum(['host_temp_storage', 'durable_filesystem', 'object_storage']),
+  objectKey: z.string().nullable(),
+  objectUrl: z.string().nullable(),
+});
+export type Upload = z.infer<typeof UploadSchema>;
+
+export const UploadStoredSchema = z.object({
+  uploadId: z.string(),
+  status: z.literal('uploaded'),
+  storageMode: z.enum(['host_temp_storage', 'durable_filesystem', 'object_storage']),
+  bytesReceived: z.number().int(),
+  sha256: z.string(),
+  objectKey: z.string().optional(),
+  objectUrl: z.string().optional(),
+});
+export type UploadStored = z.infer<typeof UploadStoredSchema>;
+
+/** The stored record: the token itself is never kept, only its hash. */
+export interface UploadRecord extends Omit<Upload, 'signedPutUrl'> {
+  tokenSha256: string;
+  putPath: string;
+  bytesReceived: number | null;
+  sha256: string | null;
+  createdAt: string;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+export function newUploadRecord(workspaceId: string, input: CreateUploadInput, now = new Date()): { record: UploadRecord; token: string } {
+  const uploadId = newId('upl');
+  const token = randomBytes(32).toString('base64url');
+  return {
+    token,
+    record: {
+      uploadId,
+      filename: input.filename,
+      contentType: input.content_type,
+      sizeBytes: input.size_bytes,
+      workspaceId,
+      ownerEmail: null,
+      apiKeyId: null,
+      status: 'created',
+      expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString(),
+      storageMode: 'durable_filesystem',
+      objectKey: null,
+      objectUrl: null,
+      tokenSha256: hashToken(token).toString('hex'),
+      putPath: `/v1/uploads/${uploadId}/content`,
+      bytesReceived: null,
+      sha256: null,
+      createdAt: now.toISOString(),
+    },
+  };
+}
+
+export function signedPutUrl(baseUrl: string, record: UploadRecord, token: string | null): string {
+  return `${baseUrl}${record.putPath}?token=${token ?? '<redacted: shown once at creation>'}`;
+}
+
+/** Checks the PUT token in constant time, and that the upload is still open. */
+export function assertPutAllowed(record: UploadRecord | undefined, token: string | undefined, now = new Date()): asserts record is UploadRecord {
+  const given = hashToken(token ?? '');
+  const expected = record ? Buffer.from(record.tokenSha256, 'hex') : Buffer.alloc(32);
+  if (!record || !token || !timingSafeEqual(given, expected)) {
+    throw new ServiceError('upload_not_found', 'No upload for this URL, or the token is wrong. Reserve a new upload URL.', {}, 404);
+  }
+  if (record.status === 'uploaded') throw new ServiceError('upload_already_stored', `Upload ${record.uploadId} already has its content.`, {}, 409);
+  if (new Date(record.expiresAt) < now) throw new ServiceError('upload_expired', `The upload URL expired at ${record.expiresAt}. Reserve a new one.`, {}, 410);
+}
+
+/** Streams a body to `<dir>/content`, refusing more than `maxBytes`; returns size and sha256. */
+export async function streamToDisk(body: Readable, dir: string, maxBytes: number): Promise<{ path: string; bytes: number; sha256: string }> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, 'content');
+  const part = `${path}.part`;
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        done(new ServiceError('upload_too_large', `The upload is larger than the ${maxBytes} bytes reserved (size_bytes).`, { maxBytes }, 413));
+        return;
+      }
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, meter, createWriteStream(part, { mode: 0o600 }));
+  } catch (err) {
+    rmSync(part, { force: true });
+    throw err;
+  }
+  renameSync(part, path);
+  return { path, bytes, sha256: hash.digest('hex') };
+}
+
+export function publicUpload(record: UploadRecord, baseUrl: string, token: string | null = null): Upload {
+  const { tokenSha256: _t, putPath: _p, bytesReceived: _b, sha256: _s, createdAt: _c, ...rest } = record;
+  return { ...rest, signedPutUrl: signedPutUrl(baseUrl, record, token) };
+}

@@ -17,6 +17,7 @@ const DOCS: Link[] = [
   { name: 'Sidecars', url: 'docs/sidecars.md', notes: 'formats of the manifest, transcript, watchlist, expected script and chunk sidecars, and the gates each unlocks' },
   { name: 'Billing', url: 'docs/billing.md', notes: 'checked minutes, the free tier, plans, overage caps, the cost guardrail and abuse limits' },
   { name: 'Engine', url: 'docs/engine.md', notes: 'how one check runs: probe, one decode pass, pure gates, verdict, report' },
+  { name: 'Service', url: 'docs/service.md', notes: 'jobs and their states, the data dir, media ingress, uploads, events, artifacts and errors' },
 ];
 
 const OPTIONAL: Link[] = [

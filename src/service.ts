@@ -6,7 +6,8 @@ import { markersCsv } from '../engine/exports/markers-csv.js';
 import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
-import { billingPeriodOf, meterJob, type UsageEntry } from './billing/ledger.js';
+import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
+import { planById } from './billing/plans.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
@@ -34,6 +35,9 @@ export interface Principal {
   workspaceId: string;
   scopes: string[];
   operator: boolean;
+  /** The workspace's plan (default free) and approved overage spend: limits apply to non-operator principals. */
+  planId?: string | null;
+  overageCapCents?: number | null;
 }
 
 /** The implicit principal of the local MCP mode and the CLI. */
@@ -320,6 +324,7 @@ export class PreflightService {
     }
     const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
+    this.assertUsageAllowed(principal, input.duration_seconds === undefined ? 1 : estimate.minutes);
     if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
 
     const media = await this.jobMedia(principal, input, ctx);
@@ -339,6 +344,20 @@ export class PreflightService {
     if (opts.waitMs === undefined) await done;
     else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
     return { job: this.getJob(principal, record.jobId), replay: false };
+  }
+
+  /**
+   * Refuses a job the workspace's plan cannot pay for. Before the media is read only the declared duration is known
+   * (1 minute when none is declared), so a workspace with no minutes left is refused; the exact minutes are metered after.
+   */
+  private assertUsageAllowed(principal: Principal, requestedMinutes: number): void {
+    if (principal.operator) return;
+    const plan = planById(principal.planId);
+    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date()));
+    const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents: principal.overageCapCents });
+    if (!allowance.allowed) {
+      throw usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
+    }
   }
 
   private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate']): Promise<QcJob> {

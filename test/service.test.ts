@@ -68,6 +68,30 @@ describe('service', () => {
     expect(again.job.minutesMetered).toBe(0);
   });
 
+  it('refuses a free-tier workspace whose 200 minutes are used up, and lets a re-check through the ledger as free', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'preflight-usage-'));
+    const { svc } = await service(home);
+    const free: Principal = { workspaceId: 'ws_free', scopes: ['*'], operator: false, planId: 'free' };
+    const { job } = await svc.createJob(free, { file_path: await fx.clean() });
+    expect(job.minutesMetered).toBe(1);
+    await svc.close();
+    open.pop();
+    // 199 more minutes used this month: the plan's 200 included minutes are gone.
+    const dbPath = join(home, 'db.json');
+    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
+    db.usage.push({ ...db.usage[0], entryId: 'use_bulk', jobId: 'job_bulk', sha256: 'f'.repeat(64), minutesMetered: 199, mediaMinutes: 199 });
+    writeFileSync(dbPath, JSON.stringify(db));
+    const { svc: reopened } = await service(home);
+    await expect(reopened.createJob(free, { file_path: await fx.letterbox() })).rejects.toMatchObject({
+      code: 'usage_limit_exceeded',
+      status: 429,
+      details: expect.objectContaining({ planId: 'free', includedMinutes: 200, minutesUsed: 200 }),
+    });
+    // A workspace with an approved overage cap may go on.
+    const capped: Principal = { ...free, overageCapCents: 500 };
+    await expect(reopened.createJob(capped, { file_path: await fx.letterbox() })).resolves.toMatchObject({ job: { status: 'completed' } });
+  });
+
   it('records a failed job with its reason and bills 0 minutes', async () => {
     const { svc } = await service();
     const dir = mkdtempSync(join(tmpdir(), 'preflight-bad-'));

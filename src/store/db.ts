@@ -6,6 +6,7 @@ import { JSONFile } from 'lowdb/node';
 import type { UsageEntry } from '../billing/ledger.js';
 import type { JobRecord } from '../jobs/record.js';
 import type { UploadRecord } from '../uploads.js';
+import type { AbuseEventRecord, ApiKeyRecord, GateVerdictRecord, SpendAlertRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from './records.js';
 
 export interface IdempotencyRecord {
   workspaceId: string;
@@ -19,9 +20,27 @@ export interface StoreData {
   usage: UsageEntry[];
   idempotency: IdempotencyRecord[];
   uploads: UploadRecord[];
+  apiKeys: ApiKeyRecord[];
+  abuseEvents: AbuseEventRecord[];
+  spendAlerts: SpendAlertRecord[];
+  webhooks: WebhookEndpointRecord[];
+  deliveries: WebhookDeliveryRecord[];
+  gateVerdicts: GateVerdictRecord[];
 }
 
-const EMPTY: StoreData = { version: 1, jobs: [], usage: [], idempotency: [], uploads: [] };
+const EMPTY: StoreData = {
+  version: 1,
+  jobs: [],
+  usage: [],
+  idempotency: [],
+  uploads: [],
+  apiKeys: [],
+  abuseEvents: [],
+  spendAlerts: [],
+  webhooks: [],
+  deliveries: [],
+  gateVerdicts: [],
+};
 
 export class Store {
   private constructor(

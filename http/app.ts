@@ -1,36 +1,69 @@
-// The HTTP door (Hono). This build serves the health check and the signed upload PUT used by qc_create_upload_url;
-// the authenticated /v1 API arrives with the REST issue. Routes only translate: the service does the work.
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { Hono } from 'hono';
+// The REST door: a Hono app (OpenAPIHono) whose routes call the same service operations as the MCP tools. One error
+// shape for everything: {"error": {"code", "message", "details"}}. /openapi.json is generated from the route schemas.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ZodError } from 'zod';
 import { EngineError } from '../engine/errors.js';
+import { ENGINE_VERSION } from '../engine/check.js';
 import { ServiceError } from '../src/errors.js';
+import type { OperationalState } from '../src/public/operational.js';
 import type { PreflightService } from '../src/service.js';
+import type { Authenticator, Env } from './route.js';
+import { jobRoutes } from './routes/jobs.js';
+import { publicRoutes } from './routes/public.js';
+import { uploadRoutes } from './routes/uploads.js';
 
-function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+/** JSON bodies (inline media is capped lower by the service); uploads stream through their own PUT. */
+const JSON_BODY_LIMIT = 16 * 1024 * 1024;
+
+export interface HttpDeps {
+  service: PreflightService;
+  auth: Authenticator;
+  state: () => Promise<OperationalState>;
+  /** Further route groups (accounts, usage, webhooks) mounted by the server that owns those services. */
+  extraRoutes?: ((app: OpenAPIHono<Env>, auth: Authenticator) => void)[];
+}
+
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, details } };
 }
 
-export function createHttpApp(service: PreflightService): Hono {
-  const app = new Hono();
+function onError(err: Error, c: Context): Response {
+  if (err instanceof ServiceError) return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
+  if (err instanceof EngineError) return c.json(errorBody(err.code, err.message, err.details), 400);
+  if (err instanceof ZodError) return c.json(errorBody('invalid_input', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')), 400);
+  const status = (err as { status?: number }).status;
+  if (status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
+  process.stderr.write(`preflight http: ${err.stack ?? err.message}\n`);
+  return c.json(errorBody('internal_error', 'The server failed to handle this request.'), 500);
+}
 
-  app.onError((err, c) => {
-    if (err instanceof ServiceError) return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
-    if (err instanceof EngineError) return c.json(errorBody(err.code, err.message, err.details), 400);
-    process.stderr.write(`preflight http: ${err.stack ?? err.message}\n`);
-    return c.json(errorBody('internal_error', 'The server failed to handle this request.'), 500);
+export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+      return c.json(errorBody('invalid_input', issues.join('; '), { issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) }), 400);
+    },
   });
+  app.onError(onError);
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
-
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-
-  app.put('/v1/uploads/:uploadId/content', async (c) => {
-    const body = c.req.raw.body;
-    if (!body) return c.json(errorBody('empty_body', 'PUT the media bytes as the request body.'), 400);
-    const stored = await service.storeUploadContent(c.req.param('uploadId'), c.req.query('token'), Readable.fromWeb(body as unknown as NodeReadableStream));
-    return c.json(stored, 200);
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'PUT' && c.req.path.endsWith('/content')) return next();
+    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (ctx) => ctx.json(errorBody('body_too_large', `JSON bodies are limited to ${JSON_BODY_LIMIT} bytes.`), 413) })(c, next);
   });
 
+  publicRoutes(app, deps.auth, deps.service, deps.state);
+  jobRoutes(app, deps.auth, deps.service);
+  uploadRoutes(app, deps.auth, deps.service);
+  for (const mount of deps.extraRoutes ?? []) mount(app, deps.auth);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'Workspace API key (prv_…)' });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Preflight API', version: '0.1.0', description: `Deterministic media QC: verdicts, timestamped repairable flags, signed receipts. Engine ${ENGINE_VERSION}.` },
+  });
   return app;
 }

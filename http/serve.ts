@@ -1,29 +1,28 @@
 // Starts the HTTP door on a real port (loopback by default) and tells the service where clients reach it.
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import type { PreflightService } from '../src/service.js';
-import { createHttpApp } from './app.js';
+import { createHttpApp, type HttpDeps } from './app.js';
 
 export interface RunningHttpDoor {
   url: string;
   close(): Promise<void>;
 }
 
-export function startHttpDoor(service: PreflightService, opts: { port: number; host?: string; publicUrl?: string }): Promise<RunningHttpDoor> {
+export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: string; publicUrl?: string }): Promise<RunningHttpDoor> {
   const host = opts.host ?? '127.0.0.1';
-  const app = createHttpApp(service);
+  const app = createHttpApp(deps);
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
       server = serve({ fetch: app.fetch, port: opts.port, hostname: host }, (info: AddressInfo) => {
         const shownHost = host.includes(':') ? `[${host}]` : host;
         const url = opts.publicUrl ?? `http://${shownHost}:${info.port}`;
-        service.attachHttp(url);
+        deps.service.attachHttp(url);
         resolve({
           url,
           close: () =>
             new Promise<void>((done) => {
-              service.attachHttp(null);
+              deps.service.attachHttp(null);
               server.close(() => done());
             }),
         });

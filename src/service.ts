@@ -249,6 +249,56 @@ export class PreflightService {
     return verifyReceipt(receipt, key, { fileSha256 });
   }
 
+  /** Job counts and the last completion, for readiness and launch documents. */
+  jobStats(): { total: number; queued: number; running: number; completed: number; failed: number; lastCompletedAt: string | null } {
+    const jobs = this.store.data.jobs;
+    const count = (s: JobStatus) => jobs.filter((j) => j.status === s).length;
+    const last = jobs.filter((j) => j.completedAt && j.status === 'completed').map((j) => j.completedAt as string).sort().pop() ?? null;
+    return { total: jobs.length, queued: count('queued'), running: count('running'), completed: count('completed'), failed: count('failed'), lastCompletedAt: last };
+  }
+
+  signingKeySource(): 'env' | 'file' {
+    return loadSigningKey({ env: this.opts.env, home: this.opts.home }).source;
+  }
+
+  /** The data store, for the other services of this process (accounts, webhooks) that keep their records beside the jobs. */
+  get records(): Store {
+    return this.store;
+  }
+
+  /**
+   * Records a client's own gate verdict beside ours. It never changes the job's verdict or receipt: a claim of PASS on
+   * a BLOCK job is kept as a disagreeing claim.
+   */
+  async importGateVerdict(
+    principal: Principal,
+    jobId: string,
+    body: { verdict: 'SHIP-OK' | 'BLOCK' | 'PASS'; blocked?: string[]; skipped?: string[]; per_check?: Record<string, unknown> },
+  ) {
+    const job = this.record(principal, jobId);
+    const claimsPass = body.verdict !== 'BLOCK';
+    const ours = job.verdict;
+    const record = {
+      importId: newId('gvi'),
+      jobId,
+      workspaceId: job.workspaceId,
+      claimedVerdict: body.verdict,
+      blocked: body.blocked ?? [],
+      skipped: body.skipped ?? [],
+      perCheck: body.per_check ?? {},
+      ourVerdict: ours,
+      disagrees: ours !== null && (claimsPass ? ours === 'BLOCK' : ours !== 'BLOCK'),
+      createdAt: now(),
+    };
+    await this.store.update((d) => d.gateVerdicts.push(record));
+    this.event(jobId, { event_type: 'gate_verdict.imported', detail: `client claims ${body.verdict}; our verdict ${ours ?? 'pending'}` });
+    return {
+      ...record,
+      verdict: ours,
+      note: 'Recorded as a client claim. The job verdict and its receipt are always Preflight\'s own and are not changed by an import.',
+    };
+  }
+
   // ------------------------------------------------------------------ uploads
 
   async createUpload(principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload; token: string }> {

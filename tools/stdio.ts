@@ -7,6 +7,9 @@ import { ServiceError } from '../src/errors.js';
 import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
 import { startHttpDoor, type RunningHttpDoor } from '../http/serve.js';
 import { createMcpServer } from './server.js';
+import { ENGINE_VERSION } from '../engine/check.js';
+import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
+import { collectOperationalState } from '../src/public/operational.js';
 
 // Anything that calls console.log would corrupt the protocol stream.
 // eslint-disable-next-line no-console -- rebinding it to stderr is the point
@@ -34,7 +37,18 @@ export async function main(): Promise<void> {
     const opts = options();
     const config = loadConfig();
     service = await PreflightService.open({ home: config.home, env: config.env });
-    if (opts.httpPort !== null) door = await startHttpDoor(service, { port: opts.httpPort, host: opts.host });
+    if (opts.httpPort !== null) {
+      const svc = service;
+      // The local door serves the public routes and the signed upload PUT; bearer routes need `preflight serve` and its keys.
+      door = await startHttpDoor(
+        {
+          service: svc,
+          auth: { authenticate: () => null },
+          state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
+        },
+        { port: opts.httpPort, host: opts.host },
+      );
+    }
   } catch (err) {
     const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
     process.stderr.write(`preflight mcp: ${message}\n`);

@@ -1,0 +1,124 @@
+// One way to declare a REST route: its zod schemas feed validation and the OpenAPI document, its auth says which scope
+// it needs, and its handler calls a service operation. Errors leave through the app's single onError.
+import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+import { ServiceError } from '../src/errors.js';
+import type { Principal } from '../src/service.js';
+
+export interface Authenticator {
+  authenticate(bearer: string | undefined): Principal | null;
+}
+
+export type Env = { Variables: { principal: Principal } };
+
+export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Scope the bearer key needs; `public` routes take no key. */
+  auth: string | 'public';
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Response schemas by status; the first is the success status. */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+}
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface HandlerInput<B, Q, P> {
+  c: Context<Env>;
+  principal: Principal | null;
+  body: B;
+  query: Q;
+  params: P;
+}
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+  contentType?: string;
+}
+
+const ERROR_STATUSES: Record<number, string> = {
+  400: 'Invalid input',
+  401: 'Missing or invalid API key',
+  403: 'The key lacks the scope',
+  404: 'Not found',
+};
+
+export function hasScope(principal: Principal, scope: string): boolean {
+  return principal.operator || principal.scopes.includes(scope) || principal.scopes.includes('*');
+}
+
+export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope: string): Principal {
+  const header = c.req.header('authorization');
+  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const principal = auth.authenticate(bearer);
+  if (!principal) {
+    c.header('WWW-Authenticate', 'Bearer realm="preflight"');
+    throw new ServiceError('unauthorized', bearer ? 'The API key is not valid.' : 'Send the workspace API key as `Authorization: Bearer <key>`.', {}, 401);
+  }
+  if (!hasScope(principal, scope)) throw new ServiceError('insufficient_scope', `This key lacks the ${scope} scope.`, { scope }, 403);
+  return principal;
+}
+
+export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined>(
+  app: OpenAPIHono<Env>,
+  auth: Authenticator,
+  spec: RouteSpec<B, Q, P>,
+  handler: (input: HandlerInput<Infer<B>, Infer<Q>, Infer<P>>) => Promise<HandlerResult> | HandlerResult,
+): void {
+  const responses: RouteConfig['responses'] = {};
+  for (const [status, r] of Object.entries(spec.responses)) {
+    responses[Number(status)] = r.schema
+      ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+      : { description: r.description };
+  }
+  for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+    if (spec.auth === 'public' && (status === '401' || status === '403')) continue;
+    responses[Number(status)] ??= { description };
+  }
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    ...(spec.auth === 'public' ? {} : { security: [{ Bearer: [] }] }),
+    request: {
+      ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.params ? { params: spec.params } : {}),
+    },
+    responses,
+  });
+  // Authentication runs before validation so a bad key is a 401 whatever the body.
+  const path = spec.path.replace(/\{(\w+)\}/g, ':$1');
+  if (spec.auth !== 'public') {
+    const scope = spec.auth;
+    app.use(path, async (c, next) => {
+      if (c.req.method.toLowerCase() !== spec.method) return next();
+      c.set('principal', authenticateRequest(c, auth, scope));
+      return next();
+    });
+  }
+  app.openapi(route, (async (c: Context<Env>) => {
+    const valid = c.req as unknown as { valid(t: string): unknown };
+    const result = await handler({
+      c,
+      principal: spec.auth === 'public' ? null : c.get('principal'),
+      body: (spec.body ? valid.valid('json') : undefined) as Infer<B>,
+      query: (spec.query ? valid.valid('query') : undefined) as Infer<Q>,
+      params: (spec.params ? valid.valid('param') : undefined) as Infer<P>,
+    });
+    if (result.contentType && result.contentType !== 'application/json') {
+      return c.body(String(result.body), result.status as ContentfulStatusCode, { 'content-type': result.contentType });
+    }
+    return c.json(result.body as object, result.status as ContentfulStatusCode);
+  }) as never);
+}

@@ -1,0 +1,130 @@
+// /v1/qc: estimate, jobs, reports, events, artifacts, markers, receipts, gate-verdict imports.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import { ReceiptSchema } from '../../engine/receipt.js';
+import { ServiceError } from '../../src/errors.js';
+import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
+import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
+import { JobStatusSchema, QcJobSchema } from '../../src/schemas/job.js';
+import type { PreflightService } from '../../src/service.js';
+import { registerRoute, type Authenticator, type Env } from '../route.js';
+
+const LOCAL_PATH_FIELDS = ['file_path', 'manifest_path', 'transcript_path', 'watchlist_path', 'expected_script_path', 'sidecar_dir'] as const;
+
+export const CreateJobBodySchema = CreateJobInputSchema.omit({
+  file_path: true,
+  manifest_path: true,
+  transcript_path: true,
+  watchlist_path: true,
+  expected_script_path: true,
+  sidecar_dir: true,
+})
+  .extend({
+    size_bytes: z.number().int().min(0).optional(),
+    manifest_url: z.string().optional(),
+    transcript_url: z.string().optional(),
+    watchlist_url: z.string().optional(),
+    expected_script_url: z.string().optional(),
+    chunk_sidecars_url: z.string().optional(),
+  })
+  .loose();
+
+const JobIdParams = z.object({ job_id: z.string().min(1) });
+const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');
+const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
+const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
+const GateVerdictBodySchema = z.object({
+  verdict: z.enum(['SHIP-OK', 'BLOCK', 'PASS']),
+  blocked: z.array(z.string()).optional(),
+  skipped: z.array(z.string()).optional(),
+  per_check: z.record(z.string(), z.unknown()).optional(),
+});
+const GateVerdictResultSchema = z.object({
+  importId: z.string(),
+  jobId: z.string(),
+  claimedVerdict: z.string(),
+  verdict: z.string().nullable().describe('Preflight’s own verdict, unchanged by the import.'),
+  disagrees: z.boolean(),
+  note: z.string(),
+});
+
+export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: PreflightService): void {
+  registerRoute(app, auth, {
+    method: 'post', path: '/v1/qc/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
+    body: EstimateInputSchema, responses: { 200: { description: 'Cost estimate with the effective guardrail behaviour', schema: EstimateOutputSchema } },
+  }, ({ principal, body }) => ({ status: 200, body: service.estimate(principal!, body) }));
+
+  registerRoute(app, auth, {
+    method: 'post', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
+    description: 'Runs the check in the request (201), queues it with process_async (202), or returns the existing job for a repeated idempotency_key (200). Local server paths are not accepted over HTTP.',
+    body: CreateJobBodySchema,
+    responses: {
+      201: { description: 'Job created and run', schema: QcJobSchema },
+      200: { description: 'Existing job for this idempotency key', schema: QcJobSchema },
+      202: { description: 'Job queued for drain', schema: QcJobSchema },
+      413: { description: 'Duration or upload size over the abuse limit' },
+      429: { description: 'Active-job or usage limit exceeded' },
+    },
+  }, async ({ principal, body, c }) => {
+    const paths = LOCAL_PATH_FIELDS.filter((f) => (body as Record<string, unknown>)[f] !== undefined);
+    if (paths.length) throw new ServiceError('local_paths_not_accepted', `${paths.join(', ')} are not accepted over HTTP: upload the media (POST /v1/uploads) or give a URL.`, { fields: paths }, 400);
+    const { job, replay } = await service.createJob(principal!, body, { signal: c.req.raw.signal });
+    return { status: replay ? 200 : job.status === 'queued' ? 202 : 201, body: job };
+  });
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional(), source_url: z.string().optional() }),
+    responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
+  }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
+
+  registerRoute(app, auth, {
+    method: 'post', path: '/v1/qc/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
+    description: 'Workspace keys drain only their own workspace’s queued jobs; operator keys drain globally.',
+    body: z.object({ limit: z.number().int().min(1).max(25).optional() }),
+    responses: { 200: { description: 'Queued jobs processed', schema: z.object({ processed: z.number().int(), jobs: z.array(QcJobSchema) }) } },
+  }, async ({ principal, body }) => ({ status: 200, body: await service.drain(principal!, body) }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
+    responses: { 200: { description: 'The job', schema: QcJobSchema.extend({ stage: z.string().nullable() }) } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getJob(principal!, params.job_id) }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
+    responses: { 200: { description: 'The report', schema: ReportSchema }, 409: { description: 'The job is not completed' } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
+    responses: { 200: { description: 'Events in order', schema: EventsSchema } },
+  }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
+    responses: { 200: { description: 'Artifacts with URLs', schema: ArtifactsSchema } },
+  }, ({ principal, params }) => ({ status: 200, body: { artifacts: service.getArtifacts(principal!, params.job_id) } }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/markers', tag: 'QC', auth: 'reports:read', summary: 'Marker CSV for editors', params: JobIdParams,
+    responses: { 200: { description: 'RFC 4180 marker CSV', schema: z.string(), contentType: 'text/csv' } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getMarkerCsv(principal!, params.job_id), contentType: 'text/csv; charset=utf-8' }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/edl', tag: 'QC', auth: 'reports:read', summary: 'DaVinci Resolve marker EDL', params: JobIdParams,
+    responses: { 200: { description: 'CMX-3600 marker EDL', schema: z.string(), contentType: 'text/plain' } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'markers.edl').content, contentType: 'text/plain; charset=utf-8' }));
+
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
+    description: 'A BLOCK receipt lists the failed gates in `blocked`. Verify it publicly with POST /v1/public/receipts/verify.',
+    responses: { 200: { description: 'The receipt', schema: ReceiptSchema }, 409: { description: 'The job is not completed' } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getReceipt(principal!, params.job_id) }));
+
+  registerRoute(app, auth, {
+    method: 'post', path: '/v1/qc/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
+    description: 'Never turns a BLOCK into PASS: the import is kept beside Preflight’s verdict, and receipts always carry Preflight’s own.',
+    params: JobIdParams, body: GateVerdictBodySchema,
+    responses: { 200: { description: 'Gate verdict imported', schema: GateVerdictResultSchema } },
+  }, async ({ principal, params, body }) => ({ status: 200, body: await service.importGateVerdict(principal!, params.job_id, body) }));
+}

@@ -1,0 +1,75 @@
+// Public, unauthenticated: health, engine health, readiness, launch documents, public JSON documents, llms.txt,
+// and the receipt verifier. Every body is built from live configuration or the data the code runs on.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import { costBasis } from '../../src/billing/cost-basis.js';
+import { PUBLIC_DOCUMENTS, pipelineRecipes } from '../../src/public/documents.js';
+import {
+  engineHealth,
+  launchDoctor,
+  launchEvidence,
+  launchHandoff,
+  launchKit,
+  launchStatus,
+  launchTargets,
+  readiness,
+  type OperationalState,
+} from '../../src/public/operational.js';
+import { sampleReportsIndex } from '../../src/public/samples.js';
+import type { PreflightService } from '../../src/service.js';
+import { registerRoute, type Authenticator, type Env } from '../route.js';
+
+const AnyObject = z.record(z.string(), z.unknown());
+
+export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: PreflightService, state: () => Promise<OperationalState>): void {
+  const json = (path: string, summary: string, build: (s: OperationalState) => unknown) =>
+    registerRoute(app, auth, { method: 'get', path, tag: 'Public', auth: 'public', summary, responses: { 200: { description: summary, schema: AnyObject } } }, async () => ({
+      status: 200,
+      body: build(await state()),
+    }));
+
+  registerRoute(app, auth, { method: 'get', path: '/healthz', tag: 'Public', auth: 'public', summary: 'Liveness', responses: { 200: { description: 'Healthy', schema: z.object({ status: z.literal('ok') }) } } }, () => ({
+    status: 200,
+    body: { status: 'ok' as const },
+  }));
+  registerRoute(app, auth, {
+    method: 'get', path: '/v1/health/engine', tag: 'Public', auth: 'public', summary: 'Engine status and capabilities',
+    responses: { 200: { description: 'ok, degraded or down, with ffmpeg version, filters and gates available', schema: AnyObject } },
+  }, async () => ({ status: 200, body: engineHealth(await state()) }));
+  json('/v1/readiness', 'Operational configuration status (no secrets)', readiness);
+  json('/v1/launch-status', 'Live launch state', launchStatus);
+  json('/v1/launch-handoff', 'Launch handoff', launchHandoff);
+  json('/v1/launch-doctor', 'Blocker fix plan', launchDoctor);
+  json('/v1/launch-evidence', 'Redacted launch evidence', launchEvidence);
+  json('/launch-status.json', 'Live launch state (static path)', launchStatus);
+  json('/launch-kit.json', 'Launch kit: status, targets, recipes, cost basis', launchKit);
+  json('/launch-targets.json', 'Delivery targets', () => launchTargets());
+  json('/cost-basis.json', 'Published cost basis', () => costBasis());
+  json('/pipeline-handoff.json', 'Pipeline handoff (recipes for every pipeline profile)', () => pipelineRecipes());
+  json('/sample-reports/index.json', 'Sample reports index', () => sampleReportsIndex(service));
+
+  for (const [path, doc] of Object.entries(PUBLIC_DOCUMENTS)) {
+    registerRoute(app, auth, {
+      method: 'get', path, tag: 'Public', auth: 'public', summary: `Public document ${path}`,
+      responses: { 200: { description: path, schema: doc.contentType === 'text/plain' ? z.string() : AnyObject, contentType: doc.contentType } },
+    }, () => ({ status: 200, body: doc.contentType === 'text/plain' ? doc.render() : JSON.parse(doc.render()), contentType: doc.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : undefined }));
+  }
+
+  registerRoute(app, auth, {
+    method: 'post', path: '/v1/public/receipts/verify', tag: 'Public', auth: 'public', summary: 'Verify a receipt',
+    description: 'Body: the receipt JSON (optionally wrapped as {receipt, sha256} to also compare a file hash). Says whether the signature is authentic and unaltered; unknown schema values are rejected.',
+    body: AnyObject,
+    responses: {
+      200: {
+        description: 'Verification result',
+        schema: z.object({ valid: z.boolean(), authentic: z.boolean(), schemaKnown: z.boolean(), hashMatches: z.boolean().nullable(), uploadReady: z.boolean(), verdict: z.string().optional(), reason: z.string().nullable() }),
+      },
+    },
+  }, async ({ body }) => {
+    const wrapped = typeof body.receipt === 'object' && body.receipt !== null;
+    const receipt = wrapped ? body.receipt : body;
+    const sha256 = wrapped && typeof body.sha256 === 'string' ? body.sha256 : undefined;
+    const r = await service.verifyReceipt(receipt, { fileSha256: sha256 });
+    return { status: 200, body: { valid: r.valid, authentic: r.authentic, schemaKnown: r.schemaKnown, hashMatches: r.hashMatches, uploadReady: r.uploadReady, verdict: r.verdict, reason: r.reason } };
+  });
+}

@@ -8,7 +8,7 @@ export interface RunningHttpDoor {
   close(): Promise<void>;
 }
 
-export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: string; publicUrl?: string }): Promise<RunningHttpDoor> {
+export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: string; publicUrl?: string; restUrls?: boolean }): Promise<RunningHttpDoor> {
   const host = opts.host ?? '127.0.0.1';
   const app = createHttpApp(deps);
   return new Promise((resolve, reject) => {
@@ -17,7 +17,7 @@ export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: strin
       server = serve({ fetch: app.fetch, port: opts.port, hostname: host }, (info: AddressInfo) => {
         const shownHost = host.includes(':') ? `[${host}]` : host;
         const url = opts.publicUrl ?? `http://${shownHost}:${info.port}`;
-        deps.service.attachHttp(url);
+        deps.service.attachHttp(url, { restUrls: opts.restUrls });
         resolve({
           url,
           close: () =>

@@ -17,6 +17,7 @@ import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import { loadSigningKey } from './signing-key.js';
+import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
 import { Store } from './store/db.js';
 import {
@@ -29,7 +30,8 @@ import {
   type UploadStored,
 } from './uploads.js';
 import type { Readable } from 'node:stream';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
 
 export interface Principal {
   workspaceId: string;
@@ -47,6 +49,11 @@ export interface OpContext {
   signal?: AbortSignal;
   /** 0..100 and what is happening. */
   progress?: (pct: number, message: string) => void;
+}
+
+/** Receives finished jobs (the webhook service). */
+export interface JobEventSink {
+  enqueueJobEvent(job: QcJob & { workspaceId: string }, callbackUrl: string | null): Promise<unknown>;
 }
 
 export interface JobEvent {
@@ -82,6 +89,24 @@ export const LOCAL_URLS: JobUrls = {
   artifact: (id, file) => `preflight://jobs/${id}/artifacts/${file}`,
 };
 
+/** Job URLs on the REST door. */
+export function restUrls(base: string): JobUrls {
+  const artifactPaths: Record<string, string> = { 'report.json': 'report', 'receipt.json': 'receipt', 'markers.csv': 'artifacts/markers', 'markers.edl': 'artifacts/edl' };
+  return {
+    status: (id) => `${base}/v1/qc/jobs/${id}`,
+    report: (id) => `${base}/v1/qc/jobs/${id}/report`,
+    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${artifactPaths[file] ?? `artifacts/${file}`}`,
+  };
+}
+
+const REMOTE_SIDECARS = [
+  ['manifest_url', 'manifest'],
+  ['transcript_url', 'transcript'],
+  ['watchlist_url', 'watchlist'],
+  ['expected_script_url', 'expected_script'],
+  ['chunk_sidecars_url', 'chunk_sidecars'],
+] as const;
+
 const SIDECAR_PATH_FIELDS = ['manifest_path', 'transcript_path', 'watchlist_path', 'expected_script_path', 'sidecar_dir'] as const;
 const INLINE_FIELDS = [
   'media_base64', 'video_base64', 'audio_base64', 'data_url',
@@ -104,6 +129,8 @@ export class PreflightService {
   private closed = false;
   /** Set while an HTTP door serves this service: signed upload URLs point at it. */
   private publicBaseUrl: string | null = null;
+  /** Set by `preflight serve`: finished jobs are announced to webhooks and callback URLs. */
+  private webhooks: JobEventSink | null = null;
 
   private constructor(
     private readonly store: Store,
@@ -138,9 +165,21 @@ export class PreflightService {
     this.lock.release();
   }
 
+  attachWebhooks(sink: JobEventSink | null): void {
+    this.webhooks = sink;
+  }
+
+  private announce(record: JobRecord): void {
+    if (!this.webhooks) return;
+    this.webhooks
+      .enqueueJobEvent({ ...toQcJob(record, this.opts.urls), workspaceId: record.workspaceId }, record.callbackUrl ?? null)
+      .catch((err: Error) => process.stderr.write(`preflight: could not queue the job event for ${record.jobId}: ${err.message}\n`));
+  }
+
   /** Called by an HTTP door serving this service, with the base URL clients reach it at. */
-  attachHttp(baseUrl: string | null): void {
+  attachHttp(baseUrl: string | null, opts: { restUrls?: boolean } = {}): void {
     this.publicBaseUrl = baseUrl ? baseUrl.replace(/\/+$/, '') : null;
+    if (opts.restUrls && this.publicBaseUrl) this.opts.urls = restUrls(this.publicBaseUrl);
   }
 
   // ------------------------------------------------------------------ start-up
@@ -348,6 +387,17 @@ export class PreflightService {
   }
 
   private async jobMedia(principal: Principal, input: CreateJobInput, ctx: OpContext): Promise<ResolvedMedia> {
+    if (input.signed_url) {
+      const { signed_url, ...rest } = input;
+      const others = ['file_path', 'media_base64', 'video_base64', 'audio_base64', 'data_url', 'platform_video_url', 'upload_id'].filter((f) => rest[f as keyof typeof rest]);
+      if (others.length) throw new ServiceError('ambiguous_media', `Give one media source, not signed_url and ${others.join(' and ')}.`, {}, 400);
+      const file = await fetchToTempFile(signed_url, policyFromEnv(this.opts.env), { signal: ctx.signal, filenameHint: input.filename });
+      return {
+        path: file.path,
+        ingress: { mode: 'remote_url', contentType: file.contentType, bytes: file.bytes, ephemeral: true, storageMode: 'host_temp_storage' },
+        cleanup: file.cleanup,
+      };
+    }
     if (input.upload_id) {
       const { upload_id, ...rest } = input;
       const others = ['file_path', 'media_base64', 'video_base64', 'audio_base64', 'data_url', 'platform_video_url', 'signed_url'].filter((f) => rest[f as keyof typeof rest]);
@@ -355,6 +405,27 @@ export class PreflightService {
       return this.uploadedMedia(principal, upload_id);
     }
     return resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
+  }
+
+  /**
+   * Fetches sidecar URLs (HTTPS, public addresses only, size and time caps) into their inline forms; the URLs and the
+   * fetched contents are never stored or shown.
+   */
+  private async fetchRemoteSidecars(input: CreateJobInput, ctx: OpContext): Promise<{ inline: SidecarInput; fetched: string[] }> {
+    const urls = input as Record<string, unknown>;
+    const inline: Record<string, unknown> = {};
+    const fetched: string[] = [];
+    const policy = policyFromEnv(this.opts.env);
+    for (const [field, target] of REMOTE_SIDECARS) {
+      const url = urls[field];
+      if (typeof url !== 'string' || !url) continue;
+      const { text } = await fetchText(url, policy, { signal: ctx.signal });
+      inline[`${target}_base64`] = Buffer.from(text, 'utf8').toString('base64');
+      const name = basename(new URL(url).pathname);
+      if (name && target !== 'chunk_sidecars') inline[`${target}_filename`] = name;
+      fetched.push(field);
+    }
+    return { inline: inline as SidecarInput, fetched };
   }
 
   // ------------------------------------------------------------------ create, run, drain
@@ -370,7 +441,8 @@ export class PreflightService {
       if (hit) return { job: this.getJob(principal, hit.jobId), replay: true };
     }
     if (input.callback_url) {
-      throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server, which this build does not include yet; poll the job instead.', {}, 501);
+      if (!this.webhooks) throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server (`preflight serve`), which delivers callbacks; poll the job instead.', {}, 501);
+      assertDeliveryUrl(input.callback_url, this.opts.env);
     }
     const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
@@ -380,7 +452,9 @@ export class PreflightService {
     const media = await this.jobMedia(principal, input, ctx);
     let sidecars;
     try {
-      sidecars = await loadSidecars(sidecarFields(input));
+      const remote = await this.fetchRemoteSidecars(input, ctx);
+      sidecars = await loadSidecars({ ...sidecarFields(input), ...remote.inline });
+      if (remote.fetched.length && sidecars.ingress) sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
     } catch (err) {
       media.cleanup();
       throw err;
@@ -459,6 +533,7 @@ export class PreflightService {
       request,
       artifacts: [],
       summary: null,
+      callbackUrl: input.callback_url ?? null,
     };
     await this.store.update((d) => {
       d.jobs.push(record);
@@ -620,6 +695,7 @@ export class PreflightService {
     });
     this.event(record.jobId, { event_type: 'usage.metered', detail: `${metered.minutesMetered} min${metered.freeRecheck ? ' (free re-check)' : ''}` });
     this.event(record.jobId, { event_type: 'job.completed', detail: report.verdict });
+    this.announce(record);
   }
 
   private async fail(record: JobRecord, err: unknown, t0 = Date.now()): Promise<void> {
@@ -635,5 +711,6 @@ export class PreflightService {
       record.request = null;
     });
     this.event(record.jobId, { event_type: 'job.failed', detail: reason });
+    this.announce(record);
   }
 }

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { ReceiptSchema } from '../engine/receipt.js';
 import { costBasis } from '../src/billing/cost-basis.js';
-import { ServiceError } from '../src/errors.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../src/schemas/estimate.js';
@@ -110,24 +109,10 @@ export const TOOLS = [
     name: 'qc_run_video',
     input: CreateJobInputSchema.omit({ file_path: true, manifest_path: true, transcript_path: true, watchlist_path: true, expected_script_path: true, sidecar_dir: true }).extend({
       youtube_url: z.string().optional().describe('A video platform URL (same as platform_video_url); needs yt-dlp.'),
-      manifest_url: z.string().optional(),
-      transcript_url: z.string().optional(),
-      watchlist_url: z.string().optional(),
-      expected_script_url: z.string().optional(),
-      chunk_sidecars_url: z.string().optional(),
     }),
     output: RunOutputSchema,
     async run(env, args, ctx) {
-      const { youtube_url, manifest_url, transcript_url, watchlist_url, expected_script_url, chunk_sidecars_url, ...rest } = args;
-      const remote = Object.entries({ manifest_url, transcript_url, watchlist_url, expected_script_url, chunk_sidecars_url }).filter(([, v]) => v);
-      if (remote.length) {
-        throw new ServiceError(
-          'remote_ingress_unavailable',
-          `${remote.map(([k]) => k).join(', ')} need the HTTP server's remote ingress, which this build does not include yet; pass the sidecar inline (e.g. transcript_text, manifest_json) instead.`,
-          {},
-          501,
-        );
-      }
+      const { youtube_url, ...rest } = args;
       const input = { ...rest, platform_video_url: rest.platform_video_url ?? youtube_url };
       const { job, replay } = await env.service.createJob(env.principal, input, ctx, { waitMs: env.runWaitMs });
       return runOutput(job, replay);

@@ -207,6 +207,7 @@ export async function resolveMedia(input: MediaInput, opts: MediaIngressOptions)
     case 'platform_video_url':
       return platformUrl(input.platform_video_url!, opts);
     default:
+      // upload_id and signed_url are resolved by the service (uploads and remote ingress) before this.
       throw new ServiceError(
         'remote_ingress_unavailable',
         `${field} needs remote ingress, which this build does not include yet. Pass file_path, inline media or an upload_id.`,

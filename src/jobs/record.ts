@@ -46,6 +46,8 @@ export interface JobRecord {
   request: JobRequest | null;
   artifacts: ArtifactRecord[];
   summary: { block: number; watch: number } | null;
+  /** Where the completion is delivered (signed like webhooks); never shown in the job resource. */
+  callbackUrl?: string | null;
 }
 
 export interface JobUrls {

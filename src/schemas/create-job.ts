@@ -28,6 +28,11 @@ export const SidecarInputSchema = z.object({
   chunk_sidecars_json: jsonish.optional(),
   chunk_sidecars_base64: z.string().optional(),
   chunk_sidecar_dirname: z.string().optional(),
+  manifest_url: z.string().optional().describe('HTTPS URL of the manifest (fetched with SSRF protection; never shown).'),
+  transcript_url: z.string().optional(),
+  watchlist_url: z.string().optional(),
+  expected_script_url: z.string().optional(),
+  chunk_sidecars_url: z.string().optional(),
 });
 
 export const JobOptionsSchema = z.object({

@@ -2,18 +2,20 @@
 
 /**
  * Posts `body` to `url` with `headers`, resolving with the response status. The HTTP door passes an SSRF-safe poster
- * (address checks after DNS and on redirects); it should honour `signal`, which aborts at the attempt timeout.
+ * (address checks after DNS, no redirects followed; e.g. `postJson` of src/ingress/remote.ts); it should honour `signal`,
+ * which aborts at the attempt timeout. `bodyText`, when given, is quoted (truncated) in `lastError` of a non-2xx answer.
  */
 export type WebhookSender = (
   url: string,
   body: string,
   headers: Record<string, string>,
   options?: { signal: AbortSignal },
-) => Promise<{ status: number }>;
+) => Promise<{ status: number; bodyText?: string }>;
 
 export type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 const MAX_ERROR_CHARS = 500;
+const RESPONSE_EXCERPT_CHARS = 200;
 
 export async function attemptPost(send: WebhookSender, url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
   const abort = new AbortController();
@@ -26,9 +28,10 @@ export async function attemptPost(send: WebhookSender, url: string, body: string
     timer.unref();
   });
   try {
-    const { status } = await Promise.race([send(url, body, headers, { signal: abort.signal }), timeout]);
+    const { status, bodyText } = await Promise.race([send(url, body, headers, { signal: abort.signal }), timeout]);
     if (status >= 200 && status < 300) return { ok: true, status };
-    return { ok: false, status, error: `receiver answered HTTP ${status}` };
+    const excerpt = bodyText?.trim().slice(0, RESPONSE_EXCERPT_CHARS);
+    return { ok: false, status, error: `receiver answered HTTP ${status}${excerpt ? `: ${excerpt}` : ''}` };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, status: null, error: message.slice(0, MAX_ERROR_CHARS) };

@@ -1,7 +1,8 @@
 // Where deliveries may go. This is the early, synchronous check at registration (and for a job's callback_url); the
 // door's poster re-checks resolved addresses and redirects at send time, which no check on the URL text can replace.
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 import { ServiceError } from '../errors.js';
+import { forbiddenRange, isForbiddenHostname, unbracket } from '../ingress/remote/address.js';
 
 export const ALLOW_PRIVATE_NETWORKS_ENV = 'PREFLIGHT_ALLOW_PRIVATE_NETWORKS';
 
@@ -13,11 +14,10 @@ function refuse(url: string, reason: string): never {
   throw new ServiceError('webhook_url_refused', `Webhook URL refused: ${reason}.`, { url, reason }, 400);
 }
 
+/** Same judgement as remote ingress: loopback/metadata/private-use names, and IP literals outside public unicast. */
 function isNonPublicHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (!ipaddr.isValid(host)) return false;
-  return ipaddr.process(host).range() !== 'unicast';
+  const host = unbracket(hostname);
+  return isForbiddenHostname(host) || (isIP(host) !== 0 && forbiddenRange(host) !== null);
 }
 
 /** Throws `webhook_url_refused` (400) unless `url` is an https URL of a public host (any http(s) URL when private networks are allowed). */
@@ -31,7 +31,7 @@ export function assertDeliveryUrl(url: string, env: Record<string, string | unde
   if (parsed.username || parsed.password) refuse(url, 'credentials in the URL would be stored and listed in the clear');
   const allowPrivate = privateNetworksAllowed(env);
   if (parsed.protocol === 'https:') {
-    if (!allowPrivate && isNonPublicHost(parsed.hostname)) refuse(url, 'loopback, private and link-local hosts are not allowed');
+    if (!allowPrivate && isNonPublicHost(parsed.hostname)) refuse(url, 'loopback, private, link-local and metadata hosts are not allowed');
     return parsed;
   }
   if (parsed.protocol === 'http:' && allowPrivate) return parsed;

@@ -1,0 +1,150 @@
+// The accounts side of the service: keys, bootstrap, checkout provisioning, abuse limits, spend alerts, usage and margins.
+// Each method is one operation the doors call; the rules live in the modules it delegates to.
+import type { ServiceError } from '../errors.js';
+import type { Principal } from '../service.js';
+import type { Store } from '../store/db.js';
+import type { AbuseEventRecord, SpendAlertRecord } from '../store/records.js';
+import { checkAbuseLimits, listAbuseEvents, recordUsageRefusal, type AbuseCheckInput } from './abuse.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import { authenticate, requireAuthentication } from './authenticate.js';
+import { ensureOperatorAccess, type OperatorAccessOptions } from './bootstrap.js';
+import { checkoutWebhookConfigured, handleCheckoutWebhook, type CheckoutWebhookResult } from './checkout-webhook.js';
+import type { AccountsContext } from './context.js';
+import { smtpConfigured, smtpMailerFromEnv, type Mailer } from './mailer.js';
+import type { KeyPrincipal } from './principal.js';
+import { provisionCheckout } from './provisioning.js';
+import type {
+  AbuseEvent,
+  ApiKeyRecordPublic,
+  CreateApiKeyInput,
+  CreateApiKeyOutput,
+  ListApiKeysQuery,
+  MarginsOutput,
+  MarginsQuery,
+  ProvisionInput,
+  ProvisionOutput,
+  SpendAlert,
+  UsageOutput,
+  UsageQuery,
+  WorkspaceListQuery,
+} from './schemas.js';
+import { OPERATOR_SCOPE, requireScope, type Scope } from './scopes.js';
+import { afterUsage, listSpendAlerts, type UsageChange } from './spend-alerts.js';
+import { listUsage, margins } from './usage.js';
+
+export interface AccountServiceOptions {
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  now?: () => Date;
+  /** Default: SMTP from PREFLIGHT_SMTP_URL, or none. null: never send (alerts are `skipped`). */
+  mailer?: Mailer | null;
+}
+
+/** Readiness facts without secrets, for `/v1/readiness`. */
+export interface AccountsReadiness {
+  operatorAuthConfigured: boolean;
+  apiKeys: number;
+  smtpConfigured: boolean;
+  checkoutWebhookConfigured: boolean;
+}
+
+export class AccountService {
+  private readonly ctx: AccountsContext;
+
+  constructor(options: AccountServiceOptions) {
+    this.ctx = {
+      store: options.store,
+      env: options.env,
+      now: options.now ?? (() => new Date()),
+      mailer: options.mailer === undefined ? smtpMailerFromEnv(options.env) : options.mailer,
+      alertsInFlight: new Set(),
+    };
+  }
+
+  // ------------------------------------------------------------------ authentication
+
+  authenticate(bearer: string | undefined): KeyPrincipal | null {
+    return authenticate(this.ctx, bearer);
+  }
+
+  /** 401 `missing_api_key` / `invalid_api_key` instead of null. */
+  requireAuthentication(bearer: string | undefined): KeyPrincipal {
+    return requireAuthentication(this.ctx, bearer);
+  }
+
+  /** 403 `insufficient_scope` naming the scope. */
+  requireScope(principal: Principal, scope: Scope): void {
+    requireScope(principal, scope);
+  }
+
+  ensureOperatorAccess(options: OperatorAccessOptions): Promise<{ created?: string }> {
+    return ensureOperatorAccess(this.ctx, options);
+  }
+
+  readiness(): AccountsReadiness {
+    const active = this.ctx.store.data.apiKeys.filter((k) => k.active);
+    return {
+      operatorAuthConfigured: active.some((k) => k.scopes.includes(OPERATOR_SCOPE)),
+      apiKeys: active.length,
+      smtpConfigured: smtpConfigured(this.ctx.env),
+      checkoutWebhookConfigured: checkoutWebhookConfigured(this.ctx.env),
+    };
+  }
+
+  // ------------------------------------------------------------------ keys and provisioning
+
+  createApiKey(principal: Principal, body?: CreateApiKeyInput): Promise<CreateApiKeyOutput> {
+    return createApiKey(this.ctx, principal, body);
+  }
+
+  listApiKeys(principal: Principal, query?: ListApiKeysQuery): { keys: ApiKeyRecordPublic[] } {
+    return listApiKeys(this.ctx, principal, query);
+  }
+
+  revokeApiKey(principal: Principal, keyId: string): Promise<{ key: ApiKeyRecordPublic }> {
+    return revokeApiKey(this.ctx, principal, keyId);
+  }
+
+  /** Answer 201 when `idempotentReplay` is false, 200 when true. */
+  provisionCheckout(principal: Principal, body: ProvisionInput): Promise<ProvisionOutput> {
+    return provisionCheckout(this.ctx, principal, body);
+  }
+
+  /** No bearer auth: `signatureHex` is the `X-Signature` header, `rawBody` the exact bytes received (UTF-8). */
+  handleCheckoutWebhook(rawBody: string, signatureHex: string | undefined): Promise<CheckoutWebhookResult> {
+    return handleCheckoutWebhook(this.ctx, rawBody, signatureHex);
+  }
+
+  // ------------------------------------------------------------------ limits and alerts
+
+  checkAbuseLimits(principal: Principal, input: AbuseCheckInput): Promise<void> {
+    return checkAbuseLimits(this.ctx, principal, input);
+  }
+
+  recordUsageRefusal(principal: Principal, error: ServiceError): Promise<AbuseEventRecord> {
+    return recordUsageRefusal(this.ctx, principal, error);
+  }
+
+  listAbuseEvents(principal: Principal, query?: WorkspaceListQuery): { abuseEvents: AbuseEvent[] } {
+    return listAbuseEvents(this.ctx, principal, query);
+  }
+
+  afterUsage(principal: Principal, change: UsageChange): Promise<SpendAlertRecord | null> {
+    return afterUsage(this.ctx, principal, change);
+  }
+
+  listSpendAlerts(principal: Principal, query?: WorkspaceListQuery): { spendAlerts: SpendAlert[] } {
+    return listSpendAlerts(this.ctx, principal, query);
+  }
+
+  // ------------------------------------------------------------------ usage
+
+  listUsage(principal: Principal, query?: UsageQuery): UsageOutput {
+    return listUsage(this.ctx, principal, query);
+  }
+
+  /** Operators only (403 for workspace keys). */
+  margins(principal: Principal, query?: MarginsQuery): MarginsOutput {
+    return margins(this.ctx, principal, query);
+  }
+}

@@ -1,0 +1,75 @@
+// Start-up access: the server never runs open. PREFLIGHT_OPERATOR_KEY registers an operator key, `--bootstrap` creates
+// one and shows it once; with neither and no active key the server refuses to start.
+import { ServiceError } from '../errors.js';
+import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountsContext } from './context.js';
+import { issueKey, newKeyRecord, type NewKeyFields } from './key-records.js';
+import { OPERATOR_SCOPE, SCOPES } from './scopes.js';
+import { sameHexDigest, sha256Hex, tokenPrefixOf } from './tokens.js';
+
+export const MIN_OPERATOR_KEY_LENGTH = 32;
+export const OPERATOR_WORKSPACE_ID = 'operator';
+/** Marks the key registered from the environment, so a changed PREFLIGHT_OPERATOR_KEY retires the previous one. */
+export const ENV_OPERATOR_PROVISIONING_ID = 'env:PREFLIGHT_OPERATOR_KEY';
+
+export interface OperatorAccessOptions {
+  operatorKeyFromEnv?: string;
+  bootstrap: boolean;
+}
+
+const START_HINT =
+  'Set PREFLIGHT_OPERATOR_KEY to a secret of at least 32 characters (e.g. `openssl rand -base64 32`), or run `preflight serve --bootstrap` once to create an operator key (printed once).';
+
+function operatorFields(name: string, provisioningId: string | null): NewKeyFields {
+  return {
+    name,
+    scopes: [...SCOPES],
+    workspaceId: OPERATOR_WORKSPACE_ID,
+    ownerEmail: null,
+    planId: null,
+    includedMinutes: null,
+    planPriceCents: null,
+    overageCapCents: null,
+    provisioningId,
+  };
+}
+
+const isActiveOperatorKey = (k: ApiKeyRecord) => k.active && k.scopes.includes(OPERATOR_SCOPE);
+
+async function registerEnvOperatorKey(ctx: AccountsContext, raw: string): Promise<void> {
+  if (raw.length < MIN_OPERATOR_KEY_LENGTH) {
+    throw new ServiceError('invalid_operator_key', `PREFLIGHT_OPERATOR_KEY must be at least ${MIN_OPERATOR_KEY_LENGTH} characters. ${START_HINT}`, {}, 503);
+  }
+  const digest = sha256Hex(raw);
+  await ctx.store.update((d) => {
+    const current = d.apiKeys.find((k) => sameHexDigest(k.tokenSha256, digest));
+    for (const k of d.apiKeys) {
+      if (k.provisioningId === ENV_OPERATOR_PROVISIONING_ID && k !== current) k.active = false;
+    }
+    // The environment is the source of truth: its key is active and an operator key whatever happened to it before.
+    if (current) {
+      current.active = true;
+      if (!current.scopes.includes(OPERATOR_SCOPE)) current.scopes.push(OPERATOR_SCOPE);
+      return;
+    }
+    const fields = operatorFields('Operator key (PREFLIGHT_OPERATOR_KEY)', ENV_OPERATOR_PROVISIONING_ID);
+    d.apiKeys.push(newKeyRecord(fields, ctx.now(), { tokenPrefix: tokenPrefixOf(raw), tokenSha256: digest }));
+  });
+}
+
+/**
+ * Makes sure the server can be reached by someone, before it starts. Returns the raw key `--bootstrap` created (print
+ * it once); `--bootstrap` on a data dir that already has an active operator key creates nothing.
+ */
+export async function ensureOperatorAccess(ctx: AccountsContext, options: OperatorAccessOptions): Promise<{ created?: string }> {
+  if (options.operatorKeyFromEnv) await registerEnvOperatorKey(ctx, options.operatorKeyFromEnv);
+  if (options.bootstrap && !ctx.store.data.apiKeys.some(isActiveOperatorKey)) {
+    const { raw, record } = issueKey(operatorFields('Operator key (bootstrap)', null), ctx.now());
+    await ctx.store.update((d) => d.apiKeys.push(record));
+    return { created: raw };
+  }
+  if (!ctx.store.data.apiKeys.some((k) => k.active)) {
+    throw new ServiceError('no_auth_configured', `No way to authenticate: there is no active API key. ${START_HINT}`, {}, 503);
+  }
+  return {};
+}

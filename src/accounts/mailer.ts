@@ -1,0 +1,49 @@
+// Outgoing email (spend alerts, checkout key delivery): nodemailer over SMTP when PREFLIGHT_SMTP_URL is set.
+import { createTransport } from 'nodemailer';
+
+export interface Mailer {
+  /** Recorded as the alert's `provider`; default `smtp`. */
+  readonly provider?: string;
+  send(to: string, subject: string, text: string): Promise<{ messageId: string }>;
+}
+
+export const DEFAULT_ALERT_FROM = 'Preflight <no-reply@localhost>';
+
+export function smtpConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.PREFLIGHT_SMTP_URL?.trim());
+}
+
+/** An SMTP mailer from `PREFLIGHT_SMTP_URL` (e.g. `smtps://user:pass@smtp.example.com`), or null when it is unset. */
+export function smtpMailerFromEnv(env: NodeJS.ProcessEnv): Mailer | null {
+  const url = env.PREFLIGHT_SMTP_URL?.trim();
+  if (!url) return null;
+  const from = env.PREFLIGHT_ALERT_FROM?.trim() || DEFAULT_ALERT_FROM;
+  const transport = createTransport(url);
+  return {
+    provider: 'smtp',
+    async send(to, subject, text) {
+      const info = await transport.sendMail({ from, to, subject, text });
+      return { messageId: String(info.messageId) };
+    },
+  };
+}
+
+export interface MailOutcome {
+  status: 'sent' | 'failed' | 'skipped';
+  provider: string | null;
+  providerMessageId: string | null;
+  error: string | null;
+}
+
+/** Sends one email and says what happened; never throws. */
+export async function sendMail(mailer: Mailer | null, to: string | null, subject: string, text: string): Promise<MailOutcome> {
+  if (!mailer) return { status: 'skipped', provider: null, providerMessageId: null, error: 'No email provider configured (set PREFLIGHT_SMTP_URL).' };
+  if (!to) return { status: 'skipped', provider: null, providerMessageId: null, error: 'The workspace has no owner email.' };
+  const provider = mailer.provider ?? 'smtp';
+  try {
+    const { messageId } = await mailer.send(to, subject, text);
+    return { status: 'sent', provider, providerMessageId: messageId, error: null };
+  } catch (err) {
+    return { status: 'failed', provider, providerMessageId: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,72 @@
+// Checkout provisioning (SPEC.md "POST /v1/checkout/provision-api-key"): one workspace key per provisioning id, with
+// the plan's economics applied server-side. The raw key is returned on the first call only.
+import { PLANS } from '../billing/plans.js';
+import { ServiceError } from '../errors.js';
+import type { Principal } from '../service.js';
+import type { ApiKeyRecord } from '../store/records.js';
+import type { AccountsContext } from './context.js';
+import { randomId } from './ids.js';
+import { issueKey, SHOW_ONCE_WARNING, toPublicKey } from './key-records.js';
+import { parseInput } from './parse-input.js';
+import { ProvisionInputSchema, type ProvisionInput, type ProvisionOutput } from './schemas.js';
+import { grantScopes, requireScope } from './scopes.js';
+import { accountOf, type WorkspaceAccount } from './workspace-account.js';
+
+type ParsedProvisionInput = ReturnType<typeof ProvisionInputSchema.parse>;
+
+export const REPLAY_WARNING =
+  'Idempotent replay: this provisioning id already has a key, and its secret is never shown again. If it was lost, revoke the key and provision with a new provisioning_id.';
+
+/** `<plan>:sub:<subscription>`, else `:cus:<customer>`, else `:ws:<workspace>`, else `:email:<owner>`. */
+export function defaultProvisioningId(input: ParsedProvisionInput, workspaceId: string | undefined): string {
+  if (input.checkout_subscription_id) return `${input.plan_id}:sub:${input.checkout_subscription_id}`;
+  if (input.checkout_customer_id) return `${input.plan_id}:cus:${input.checkout_customer_id}`;
+  if (workspaceId) return `${input.plan_id}:ws:${workspaceId}`;
+  return `${input.plan_id}:email:${input.owner_email.toLowerCase()}`;
+}
+
+function checkoutTerms(input: ParsedProvisionInput): WorkspaceAccount {
+  const plan = PLANS[input.plan_id];
+  return {
+    workspaceId: input.workspace_id ?? randomId('ws'),
+    ownerEmail: input.owner_email,
+    planId: plan.id,
+    includedMinutes: plan.includedMinutes,
+    planPriceCents: plan.priceCents,
+    overageCapCents: input.overage_cap_cents ?? null,
+  };
+}
+
+function replay(existing: ApiKeyRecord, principal: Principal): ProvisionOutput {
+  if (!principal.operator && existing.workspaceId !== principal.workspaceId) {
+    throw new ServiceError('provisioning_conflict', 'This provisioning_id is already used; choose another.', {}, 409);
+  }
+  return { apiKey: null, key: toPublicKey(existing), idempotentReplay: true, warning: REPLAY_WARNING };
+}
+
+/** 201 when `idempotentReplay` is false, 200 for a replay. */
+export async function provisionCheckout(ctx: AccountsContext, principal: Principal, body: ProvisionInput | undefined): Promise<ProvisionOutput> {
+  requireScope(principal, 'api_keys:write');
+  const input = parseInput(ProvisionInputSchema, body, 'invalid_provisioning', 'provisioning request');
+  const keys = ctx.store.data.apiKeys;
+  // Workspace keys are pinned as for key creation: their own workspace, owner, economics and cap.
+  const pinned = principal.operator ? null : accountOf(keys, principal);
+  const provisioningId = input.provisioning_id ?? defaultProvisioningId(input, pinned?.workspaceId ?? input.workspace_id);
+  const existing = keys.find((k) => k.provisioningId === provisioningId);
+  if (existing) return replay(existing, principal);
+
+  const { raw, record } = issueKey(
+    {
+      ...(pinned ?? checkoutTerms(input)),
+      name: `${PLANS[input.plan_id].label} plan (checkout)`,
+      scopes: grantScopes(principal, undefined),
+      provisioningId,
+      checkoutCustomerId: input.checkout_customer_id ?? null,
+      checkoutSubscriptionId: input.checkout_subscription_id ?? null,
+    },
+    ctx.now(),
+  );
+  // No await between the lookup above and this push: two concurrent calls cannot both create a key.
+  await ctx.store.update((d) => d.apiKeys.push(record));
+  return { apiKey: raw, key: toPublicKey(record), idempotentReplay: false, warning: SHOW_ONCE_WARNING };
+}

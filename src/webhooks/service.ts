@@ -1,0 +1,350 @@
+// Webhook endpoints and deliveries (SPEC.md "Webhook deliveries", DESIGN.md "Webhooks"). Workspace keys see and move
+// only their own workspace's records; operators act on all. Secrets never leave this module except once at creation.
+import type { z } from 'zod';
+import { ServiceError } from '../errors.js';
+import { newId } from '../ingress/media.js';
+import type { Principal } from '../service.js';
+import { loadSigningKey } from '../signing-key.js';
+import type { Store } from '../store/db.js';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/records.js';
+import { eventTypeOf, jobEventPayload, type FinishedJob } from './payload.js';
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAfter } from './schedule.js';
+import {
+  CreateWebhookInputSchema,
+  DrainDeliveriesQuerySchema,
+  ListDeliveriesQuerySchema,
+  SIGNATURE_HEADER,
+  WEBHOOK_EVENT_TYPES,
+  type CreateWebhookInput,
+  type DrainDeliveriesQuery,
+  type ListDeliveriesQuery,
+  type WebhookDeleteResult,
+  type WebhookDelivery,
+  type WebhookDeliveryList,
+  type WebhookDrainResult,
+  type WebhookEndpoint,
+  type WebhookEndpointList,
+} from './schemas.js';
+import { deriveCallbackSecret, newSigningSecret, SecretBox, secretPreview } from './secrets.js';
+import { attemptPost, type WebhookSender } from './send.js';
+import { signatureHeaderValue } from './signature.js';
+import { assertDeliveryUrl } from './url-policy.js';
+import { publicDelivery, publicEndpoint } from './views.js';
+import { DrainLoop } from './worker.js';
+
+export interface WebhookServiceOptions {
+  store: Store;
+  send: WebhookSender;
+  /** Reads PREFLIGHT_SIGNING_KEY, PREFLIGHT_HOME and PREFLIGHT_ALLOW_PRIVATE_NETWORKS; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Data dir holding the signing key file; overrides PREFLIGHT_HOME. */
+  home?: string;
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+  attemptTimeoutMs?: number;
+}
+
+/** A principal as the doors resolve it (a KeyPrincipal fits); the key id and owner email are recorded on endpoints when known. */
+export type WebhookPrincipal = Principal & { keyId?: string | null; ownerEmail?: string | null };
+
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+const DRAIN_DEFAULT_LIMIT = 10;
+const DRAIN_MAX_LIMIT = 25;
+const LIST_DEFAULT_LIMIT = 50;
+const WORKER_PRINCIPAL: Principal = { workspaceId: '*', scopes: ['*'], operator: true };
+
+/** A delivery that can never succeed as stored (endpoint gone, secret unreadable): failed without using its retries. */
+class UndeliverableError extends Error {}
+
+function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: string): z.infer<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw new ServiceError(code, `Invalid input: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}.`, { issues }, 400);
+}
+
+export class WebhookService {
+  private readonly store: Store;
+  private readonly send: WebhookSender;
+  private readonly env: Record<string, string | undefined>;
+  private readonly home: string | undefined;
+  private readonly now: () => Date;
+  private readonly attemptTimeoutMs: number;
+  private readonly inFlight = new Set<string>();
+  private readonly worker: DrainLoop;
+  private signingKeyCache: Buffer | null = null;
+  private secretBoxCache: SecretBox | null = null;
+
+  constructor(options: WebhookServiceOptions) {
+    this.store = options.store;
+    this.send = options.send;
+    this.env = options.env ?? process.env;
+    this.home = options.home;
+    this.now = options.now ?? (() => new Date());
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.worker = new DrainLoop(
+      () => this.drainAllDue(),
+      (err) => process.stderr.write(`preflight webhooks: worker pass failed: ${err instanceof Error ? err.message : String(err)}\n`),
+    );
+  }
+
+  // ------------------------------------------------------------------ secrets
+
+  private signingKey(): Buffer {
+    this.signingKeyCache ??= loadSigningKey({ env: this.env, home: this.home }).key;
+    return this.signingKeyCache;
+  }
+
+  private secretBox(): SecretBox {
+    this.secretBoxCache ??= new SecretBox(this.signingKey());
+    return this.secretBoxCache;
+  }
+
+  /** The secret that signs `workspaceId`'s callback_url deliveries; show it only to that workspace's owner. */
+  callbackSecretFor(workspaceId: string): string {
+    return deriveCallbackSecret(this.signingKey(), workspaceId);
+  }
+
+  private secretFor(delivery: WebhookDeliveryRecord): string {
+    if (delivery.webhookId === null) return this.callbackSecretFor(delivery.workspaceId ?? '');
+    const endpoint = this.store.data.webhooks.find((w) => w.webhookId === delivery.webhookId);
+    if (!endpoint) throw new UndeliverableError(`webhook endpoint ${delivery.webhookId} was deleted`);
+    try {
+      return this.secretBox().decrypt(endpoint.signingSecretEncrypted, endpoint.webhookId);
+    } catch {
+      throw new UndeliverableError('the signing secret cannot be decrypted (was the signing key changed?); create the endpoint again');
+    }
+  }
+
+  // ------------------------------------------------------------------ endpoints
+
+  private canSee(principal: Principal, workspaceId: string | null): boolean {
+    return principal.operator || workspaceId === principal.workspaceId;
+  }
+
+  async createEndpoint(principal: WebhookPrincipal, input: CreateWebhookInput): Promise<WebhookEndpoint> {
+    const parsed = parseInput(CreateWebhookInputSchema, input, 'invalid_webhook');
+    const url = assertDeliveryUrl(parsed.url, this.env).toString();
+    const workspaceId = principal.operator ? (parsed.workspace_id ?? principal.workspaceId) : principal.workspaceId;
+    const existing = this.store.data.webhooks.filter((w) => w.workspaceId === workspaceId).length;
+    if (existing >= MAX_ENDPOINTS_PER_WORKSPACE) {
+      throw new ServiceError('webhook_limit_reached', `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`, { limit: MAX_ENDPOINTS_PER_WORKSPACE }, 409);
+    }
+    const webhookId = newId('whk');
+    const secret = newSigningSecret();
+    const record: WebhookEndpointRecord = {
+      webhookId,
+      url,
+      eventTypes: WEBHOOK_EVENT_TYPES.filter((t) => (parsed.event_types ?? WEBHOOK_EVENT_TYPES).includes(t)),
+      workspaceId,
+      ownerEmail: principal.ownerEmail ?? null,
+      apiKeyId: principal.keyId ?? null,
+      signingSecretPreview: secretPreview(secret),
+      signingSecretEncrypted: this.secretBox().encrypt(secret, webhookId),
+      signingSecretStorage: 'encrypted',
+      createdAt: this.now().toISOString(),
+    };
+    await this.store.update((d) => {
+      d.webhooks.push(record);
+    });
+    return publicEndpoint(record, secret);
+  }
+
+  listEndpoints(principal: Principal): WebhookEndpointList {
+    return { endpoints: this.store.data.webhooks.filter((w) => this.canSee(principal, w.workspaceId)).map((w) => publicEndpoint(w)) };
+  }
+
+  /** Deletes an endpoint; its pending deliveries fail now rather than retry into the void. */
+  async deleteEndpoint(principal: Principal, webhookId: string): Promise<WebhookDeleteResult> {
+    const endpoint = this.store.data.webhooks.find((w) => w.webhookId === webhookId);
+    if (!endpoint || !this.canSee(principal, endpoint.workspaceId)) {
+      throw new ServiceError('webhook_not_found', `No webhook endpoint ${webhookId}.`, { webhookId }, 404);
+    }
+    await this.store.update((d) => {
+      d.webhooks = d.webhooks.filter((w) => w.webhookId !== webhookId);
+      for (const delivery of d.deliveries) {
+        if (delivery.webhookId === webhookId && delivery.status === 'pending' && !this.inFlight.has(delivery.deliveryId)) {
+          delivery.status = 'failed';
+          delivery.nextAttemptAt = null;
+          delivery.lastError = 'webhook endpoint deleted';
+        }
+      }
+    });
+    return { webhookId, deleted: true };
+  }
+
+  // ------------------------------------------------------------------ deliveries
+
+  /**
+   * Records one pending delivery per endpoint of the job's workspace subscribed to the event, and one for the job's
+   * callback_url. Idempotent per job, event and target. A callback_url the policy refuses is recorded as failed.
+   */
+  async enqueueJobEvent(job: FinishedJob, callbackUrl?: string | null): Promise<WebhookDelivery[]> {
+    const eventType = eventTypeOf(job);
+    const at = this.now();
+    const payload = jobEventPayload(job, at);
+    const exists = (webhookId: string | null, url: string) =>
+      this.store.data.deliveries.some((d) => d.jobId === job.jobId && d.eventType === eventType && d.webhookId === webhookId && (webhookId !== null || d.url === url));
+    const newDelivery = (target: { webhookId: string | null; url: string; ownerEmail: string | null; apiKeyId: string | null }): WebhookDeliveryRecord => ({
+      deliveryId: newId('dlv'),
+      ...target,
+      eventType,
+      jobId: job.jobId,
+      workspaceId: job.workspaceId,
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: at.toISOString(),
+      lastAttemptAt: null,
+      sentAt: null,
+      responseStatus: null,
+      lastError: null,
+      createdAt: at.toISOString(),
+      signatureHeader: SIGNATURE_HEADER,
+      signature: '',
+      payload: { ...payload },
+    });
+
+    const created: WebhookDeliveryRecord[] = this.store.data.webhooks
+      .filter((w) => w.workspaceId === job.workspaceId && w.eventTypes.includes(eventType) && !exists(w.webhookId, w.url))
+      .map((w) => newDelivery({ webhookId: w.webhookId, url: w.url, ownerEmail: w.ownerEmail, apiKeyId: w.apiKeyId }));
+    if (callbackUrl && !exists(null, callbackUrl)) {
+      const delivery = newDelivery({ webhookId: null, url: callbackUrl, ownerEmail: null, apiKeyId: null });
+      try {
+        assertDeliveryUrl(callbackUrl, this.env);
+      } catch (err) {
+        Object.assign(delivery, { status: 'failed', nextAttemptAt: null, lastError: (err as Error).message });
+      }
+      created.push(delivery);
+    }
+    if (created.length) {
+      await this.store.update((d) => {
+        d.deliveries.push(...created);
+      });
+    }
+    return created.map(publicDelivery);
+  }
+
+  listDeliveries(principal: Principal, query: ListDeliveriesQuery = {}): WebhookDeliveryList {
+    const { limit = LIST_DEFAULT_LIMIT, status } = parseInput(ListDeliveriesQuerySchema, query, 'invalid_query');
+    const deliveries = this.store.data.deliveries
+      .filter((d) => this.canSee(principal, d.workspaceId) && (!status || d.status === status))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .slice(0, limit)
+      .map(publicDelivery);
+    return { deliveries };
+  }
+
+  /** Sends the caller's due pending deliveries (every workspace's for operators), longest-waiting first. */
+  async drain(principal: Principal, query: DrainDeliveriesQuery = {}): Promise<WebhookDrainResult> {
+    const { limit = DRAIN_DEFAULT_LIMIT } = parseInput(DrainDeliveriesQuerySchema, query, 'invalid_query');
+    const nowIso = this.now().toISOString();
+    const due = this.store.data.deliveries
+      .filter((d) => d.status === 'pending' && this.canSee(principal, d.workspaceId) && !this.inFlight.has(d.deliveryId) && (d.nextAttemptAt ?? '') <= nowIso)
+      .sort((a, b) => (a.nextAttemptAt ?? '').localeCompare(b.nextAttemptAt ?? ''))
+      .slice(0, Math.min(limit, DRAIN_MAX_LIMIT));
+    for (const d of due) this.inFlight.add(d.deliveryId);
+    const results = await Promise.all(due.map((d) => this.attemptClaimed(d.deliveryId)));
+    return { processed: results.length, results };
+  }
+
+  /** Makes a pending or failed delivery due now and attempts it once, right away. */
+  async retryDelivery(principal: Principal, deliveryId: string): Promise<WebhookDelivery> {
+    const delivery = this.store.data.deliveries.find((d) => d.deliveryId === deliveryId);
+    if (!delivery || !this.canSee(principal, delivery.workspaceId)) {
+      throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
+    }
+    if (delivery.status === 'sent') throw new ServiceError('delivery_already_sent', `Delivery ${deliveryId} was already sent at ${delivery.sentAt}.`, { deliveryId }, 409);
+    if (this.inFlight.has(deliveryId)) throw new ServiceError('delivery_in_flight', `Delivery ${deliveryId} is being attempted now; list it again shortly.`, { deliveryId }, 409);
+    this.inFlight.add(deliveryId);
+    try {
+      await this.updateDelivery(deliveryId, (d) => {
+        d.status = 'pending';
+        d.nextAttemptAt = this.now().toISOString();
+      });
+    } catch (err) {
+      this.inFlight.delete(deliveryId);
+      throw err;
+    }
+    return this.attemptClaimed(deliveryId);
+  }
+
+  // ------------------------------------------------------------------ worker
+
+  /** Starts the background sender (all workspaces). Safe to call twice; its timer never keeps the process alive. */
+  startWorker(intervalMs = 2000): void {
+    this.worker.start(intervalMs);
+  }
+
+  /** Stops the background sender and waits for a pass in progress. */
+  stopWorker(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  private async drainAllDue(): Promise<void> {
+    let pass: WebhookDrainResult;
+    do pass = await this.drain(WORKER_PRINCIPAL, { limit: DRAIN_MAX_LIMIT });
+    while (pass.processed === DRAIN_MAX_LIMIT && this.worker.running);
+  }
+
+  // ------------------------------------------------------------------ one attempt
+
+  private async updateDelivery(deliveryId: string, mutate: (d: WebhookDeliveryRecord) => void): Promise<WebhookDeliveryRecord> {
+    let found: WebhookDeliveryRecord | undefined;
+    await this.store.update((data) => {
+      found = data.deliveries.find((d) => d.deliveryId === deliveryId);
+      if (found) mutate(found);
+    });
+    if (!found) throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
+    return found;
+  }
+
+  /**
+   * Signs with a fresh timestamp, posts, and records the outcome and the signature sent. The caller has put the id in
+   * `inFlight` (synchronously, so the worker and a manual retry never send the same delivery twice); this releases it.
+   */
+  private async attemptClaimed(deliveryId: string): Promise<WebhookDelivery> {
+    try {
+      const delivery = this.store.data.deliveries.find((d) => d.deliveryId === deliveryId);
+      if (!delivery) throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
+      const startedAt = this.now();
+      let secret: string;
+      try {
+        secret = this.secretFor(delivery);
+      } catch (err) {
+        if (!(err instanceof UndeliverableError)) throw err;
+        return publicDelivery(
+          await this.updateDelivery(deliveryId, (d) => {
+            Object.assign(d, { status: 'failed', nextAttemptAt: null, lastAttemptAt: startedAt.toISOString(), lastError: err.message });
+          }),
+        );
+      }
+      const body = JSON.stringify(delivery.payload);
+      const signature = signatureHeaderValue(body, secret, Math.floor(startedAt.getTime() / 1000));
+      // Lower-case names, so a poster that sets its own content-type never ends up with two differently cased copies.
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'preflight-webhooks/1',
+        [SIGNATURE_HEADER.toLowerCase()]: signature,
+        'x-service-event': delivery.eventType,
+        'x-service-delivery': delivery.deliveryId,
+      };
+      const outcome = await attemptPost(this.send, delivery.url, body, headers, this.attemptTimeoutMs);
+      const endedAt = this.now();
+      const updated = await this.updateDelivery(deliveryId, (d) => {
+        d.attemptCount += 1;
+        d.lastAttemptAt = startedAt.toISOString();
+        d.signature = signature;
+        d.responseStatus = outcome.status;
+        if (outcome.ok) {
+          Object.assign(d, { status: 'sent', sentAt: endedAt.toISOString(), nextAttemptAt: null, lastError: null });
+          return;
+        }
+        const next = nextAttemptAfter(d.attemptCount, endedAt);
+        Object.assign(d, { status: next ? 'pending' : 'failed', nextAttemptAt: next?.toISOString() ?? null, lastError: outcome.error });
+      });
+      return publicDelivery(updated);
+    } finally {
+      this.inFlight.delete(deliveryId);
+    }
+  }
+}

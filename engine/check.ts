@@ -18,6 +18,8 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** 0..100 with the stage running. */
   onProgress?: (pct: number, stage: CheckStage) => void;
+  /** Called after the probe, before the decode: may throw to refuse the media (e.g. a duration limit). */
+  afterProbe?: (media: MediaInfo) => void | Promise<void>;
   /** Filled by the service (metering and cost are not the engine's business). */
   usage?: (media: MediaInfo) => Record<string, unknown> | null;
   costEstimate?: Record<string, unknown> | null;
@@ -96,6 +98,7 @@ export async function runCheck(path: string, opts: CheckOptions = {}): Promise<C
   const checks = parseChecks(opts.checks);
   progress(0, 'probe');
   const [media, capabilities] = await Promise.all([probe(path, opts.signal), engineCapabilities()]);
+  await opts.afterProbe?.(media);
   const resolved = resolveProfile(opts.profile, media);
   const gates = selectGates(resolved, checks);
   const tProbe = performance.now();

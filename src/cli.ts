@@ -132,6 +132,12 @@ function program(): Command {
       process.exitCode = await verifyCommand(receipt, flags);
     });
   cmd
+    .command('serve')
+    .description('Serve the REST /v1 API, public documents and receipt verifier (--port 8787, --host 127.0.0.1, --bootstrap creates an operator key).')
+    .action(() => {
+      throw new CliError('run `preflight serve` through the preflight bin (npx preflight serve)');
+    });
+  cmd
     .command('mcp')
     .description('Serve the Preflight agent tools over MCP stdio (for Claude, Cursor, VS Code, Codex; see mcp-install.json).')
     .action(() => {

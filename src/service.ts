@@ -7,7 +7,7 @@ import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type R
 import type { Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
-import { planById } from './billing/plans.js';
+import { planById, withCustomEconomics } from './billing/plans.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
@@ -40,6 +40,9 @@ export interface Principal {
   /** The workspace's plan (default free) and approved overage spend: limits apply to non-operator principals. */
   planId?: string | null;
   overageCapCents?: number | null;
+  /** Custom plan economics of the workspace's key, when it has them. */
+  includedMinutes?: number | null;
+  planPriceCents?: number | null;
 }
 
 /** The implicit principal of the local MCP mode and the CLI. */
@@ -49,6 +52,13 @@ export interface OpContext {
   signal?: AbortSignal;
   /** 0..100 and what is happening. */
   progress?: (pct: number, message: string) => void;
+}
+
+/** Account rules of `preflight serve`: abuse limits, usage refusals and spend alerts (src/accounts). */
+export interface AccountHooks {
+  checkAbuseLimits(principal: Principal, input: { durationSeconds?: number; sizeBytes?: number; activeJobs: number }): Promise<void>;
+  recordUsageRefusal(principal: Principal, error: ServiceError): Promise<unknown>;
+  afterUsage(principal: Principal, change: { minutesBefore: number; minutesAfter: number; billingPeriod: string }): Promise<unknown>;
 }
 
 /** Receives finished jobs (the webhook service). */
@@ -163,6 +173,18 @@ export class PreflightService {
     for (const run of this.running.values()) run.abort.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
     this.lock.release();
+  }
+
+  private accounts: AccountHooks | null = null;
+  /** Limit refusals raised on the real media, so a synchronous create can answer with their status (413/429). */
+  private readonly limitRefusals = new Map<string, ServiceError>();
+
+  attachAccounts(hooks: AccountHooks | null): void {
+    this.accounts = hooks;
+  }
+
+  private activeJobs(workspaceId: string): number {
+    return this.store.data.jobs.filter((j) => j.workspaceId === workspaceId && (j.status === 'queued' || j.status === 'running')).length;
   }
 
   attachWebhooks(sink: JobEventSink | null): void {
@@ -446,7 +468,19 @@ export class PreflightService {
     }
     const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
-    this.assertUsageAllowed(principal, input.duration_seconds === undefined ? 1 : estimate.minutes);
+    if (this.accounts && !principal.operator) {
+      await this.accounts.checkAbuseLimits(principal, {
+        durationSeconds: input.duration_seconds,
+        sizeBytes: (input as { size_bytes?: number }).size_bytes,
+        activeJobs: this.activeJobs(principal.workspaceId),
+      });
+    }
+    try {
+      this.assertUsageAllowed(principal, input.duration_seconds === undefined ? 1 : estimate.minutes);
+    } catch (err) {
+      if (err instanceof ServiceError && this.accounts) await this.accounts.recordUsageRefusal(principal, err);
+      throw err;
+    }
     if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
 
     const media = await this.jobMedia(principal, input, ctx);
@@ -464,9 +498,13 @@ export class PreflightService {
       record.mediaIngress = { ...media.ingress, sha256: null };
       record.sidecarIngress = sidecars.ingress;
     });
-    const done = this.start(record, media, input, ctx);
-    if (opts.waitMs === undefined) await done;
-    else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
+    const done = this.start(record, media, input, ctx, principal);
+    if (opts.waitMs === undefined) {
+      await done;
+      const refusal = this.limitRefusals.get(record.jobId);
+      this.limitRefusals.delete(record.jobId);
+      if (refusal) throw refusal;
+    } else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
     return { job: this.getJob(principal, record.jobId), replay: false };
   }
 
@@ -476,7 +514,7 @@ export class PreflightService {
    */
   private assertUsageAllowed(principal: Principal, requestedMinutes: number): void {
     if (principal.operator) return;
-    const plan = planById(principal.planId);
+    const plan = withCustomEconomics(planById(principal.planId), { planPriceCents: principal.planPriceCents ?? undefined, includedMinutes: principal.includedMinutes ?? undefined });
     const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date()));
     const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents: principal.overageCapCents });
     if (!allowance.allowed) {
@@ -564,7 +602,7 @@ export class PreflightService {
           record.status = 'running';
           record.sidecarIngress = sidecars.ingress;
         });
-        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId }, ctx);
+        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId }, ctx, null);
       } catch (err) {
         media?.cleanup();
         if (record.status !== 'failed' && record.status !== 'completed') await this.fail(record, err);
@@ -574,11 +612,17 @@ export class PreflightService {
     return { processed: jobs.length, jobs };
   }
 
-  private start(record: JobRecord, media: ResolvedMedia, input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>, ctx: OpContext): Promise<void> {
+  private start(
+    record: JobRecord,
+    media: ResolvedMedia,
+    input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    ctx: OpContext,
+    principal: Principal | null,
+  ): Promise<void> {
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
-    const promise = this.run(record, media, input, ctx, abort.signal).finally(() => {
+    const promise = this.run(record, media, input, ctx, abort.signal, principal).finally(() => {
       ctx.signal?.removeEventListener('abort', onAbort);
       media.cleanup();
       this.running.delete(record.jobId);
@@ -593,8 +637,10 @@ export class PreflightService {
     input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
     ctx: OpContext,
     signal: AbortSignal,
+    principal: Principal | null,
   ): Promise<void> {
     const t0 = Date.now();
+    const limited = principal && !principal.operator && this.accounts ? { principal, accounts: this.accounts } : null;
     await this.store.update(() => {
       record.status = 'running';
       record.startedAt = now();
@@ -607,6 +653,10 @@ export class PreflightService {
         profile: input.profile,
         checks: input.checks,
         signal,
+        // Limits are checked again on the real media, before the decode.
+        afterProbe: limited
+          ? (info) => limited.accounts.checkAbuseLimits(limited.principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 })
+          : undefined,
         onProgress: (pct, stage) => {
           ctx.progress?.(pct, stage);
           if (stage === lastStage && pct - lastWritten < 10) return;
@@ -622,7 +672,12 @@ export class PreflightService {
           void this.store.update(() => {});
         },
       });
+      const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, report, info, input, t0);
+      if (limited) {
+        const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
+        limited.accounts.afterUsage(limited.principal, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
+      }
     } catch (err) {
       await this.fail(record, err, t0);
     }
@@ -699,6 +754,7 @@ export class PreflightService {
   }
 
   private async fail(record: JobRecord, err: unknown, t0 = Date.now()): Promise<void> {
+    if (err instanceof ServiceError && (err.status === 413 || err.status === 429)) this.limitRefusals.set(record.jobId, err);
     const reason =
       err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
     await this.store.update(() => {

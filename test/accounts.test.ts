@@ -436,6 +436,13 @@ describe('checkout webhook', () => {
     expect(store.data.apiKeys).toHaveLength(1);
   });
 
+  it('verifies the signature over raw bytes', async () => {
+    const service = accounts({ env: { PREFLIGHT_CHECKOUT_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+    const bytes = Buffer.from(paid.replace('cus_1', 'cus_bjørn'), 'utf8');
+    const signature = createHmac('sha256', WEBHOOK_SECRET).update(bytes).digest('hex');
+    expect(await service.handleCheckoutWebhook(bytes, signature)).toMatchObject({ status: 201, body: { key: { checkoutCustomerId: 'cus_bjørn' } } });
+  });
+
   it('records a skipped key delivery without SMTP', async () => {
     const service = accounts({ env: { PREFLIGHT_CHECKOUT_WEBHOOK_SECRET: WEBHOOK_SECRET } });
     const order = JSON.stringify({ type: 'order.paid', data: { plan_id: 'creator', owner_email: 'o@example.com', customer_id: 'cus_2' } });
@@ -609,6 +616,22 @@ describe('spend alerts', () => {
     const alert = await service.afterUsage(creator.principal, crossing);
     expect(alert).toMatchObject({ status: 'failed', provider: 'fake', error: 'connect ECONNREFUSED 127.0.0.1:25' });
     expect(await service.afterUsage(creator.principal, crossing)).toBeNull();
+  });
+
+  it('builds the SMTP mailer from PREFLIGHT_SMTP_URL: skipped when unset, failed when the server is unreachable', async () => {
+    const unset = new AccountService({ store, env: {}, now: () => clock });
+    expect(unset.readiness().smtpConfigured).toBe(false);
+    const operator = await operatorOf(unset);
+    const creator = await workspaceKey(unset, operator, { plan_id: 'creator', owner_email: 'c@example.com' });
+    expect(await unset.afterUsage(creator.principal, crossing)).toMatchObject({ status: 'skipped', provider: null });
+
+    const env = { PREFLIGHT_SMTP_URL: 'smtp://127.0.0.1:1', PREFLIGHT_ALERT_FROM: 'alerts@example.com' };
+    const smtp = new AccountService({ store, env, now: () => clock });
+    expect(smtp.readiness().smtpConfigured).toBe(true);
+    const alert = await smtp.afterUsage(creator.principal, { ...crossing, billingPeriod: '2026-04' });
+    expect(alert).toMatchObject({ status: 'failed', provider: 'smtp', providerMessageId: null, error: expect.stringMatching(/ECONNREFUSED|connect/i) });
+
+    expect(() => new AccountService({ store, env: { PREFLIGHT_SMTP_URL: 'mail.example.com' } })).toThrow(/smtp:\/\//);
   });
 
   it('sends one alert when two usages cross at once', async () => {

@@ -8,7 +8,7 @@ import { checkAbuseLimits, listAbuseEvents, recordUsageRefusal, type AbuseCheckI
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { authenticate, requireAuthentication } from './authenticate.js';
 import { ensureOperatorAccess, type OperatorAccessOptions } from './bootstrap.js';
-import { checkoutWebhookConfigured, handleCheckoutWebhook, type CheckoutWebhookResult } from './checkout-webhook.js';
+import { checkoutWebhookConfigured, handleCheckoutWebhook, type CheckoutWebhookResult, type RawBody } from './checkout-webhook.js';
 import type { AccountsContext } from './context.js';
 import { smtpConfigured, smtpMailerFromEnv, type Mailer } from './mailer.js';
 import type { KeyPrincipal } from './principal.js';
@@ -110,8 +110,8 @@ export class AccountService {
     return provisionCheckout(this.ctx, principal, body);
   }
 
-  /** No bearer auth: `signatureHex` is the `X-Signature` header, `rawBody` the exact bytes received (UTF-8). */
-  handleCheckoutWebhook(rawBody: string, signatureHex: string | undefined): Promise<CheckoutWebhookResult> {
+  /** No bearer auth: `signatureHex` is the `X-Signature` header, `rawBody` the exact bytes received (best as bytes). */
+  handleCheckoutWebhook(rawBody: RawBody, signatureHex: string | undefined): Promise<CheckoutWebhookResult> {
     return handleCheckoutWebhook(this.ctx, rawBody, signatureHex);
   }
 

@@ -1,4 +1,5 @@
 // Creating, listing and revoking API keys (SPEC.md "API keys and provisioning"), with workspace pinning.
+import type { z } from 'zod';
 import { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';
 import type { ApiKeyRecord } from '../store/records.js';
@@ -18,7 +19,7 @@ import {
 import { grantScopes, OPERATOR_SCOPE, requireScope } from './scopes.js';
 import { accountOf, workspaceAccount } from './workspace-account.js';
 
-type ParsedCreateInput = ReturnType<typeof CreateApiKeyInputSchema.parse>;
+type ParsedCreateInput = z.output<typeof CreateApiKeyInputSchema>;
 
 const DEFAULT_KEY_NAME = 'API key';
 
@@ -63,6 +64,10 @@ export async function revokeApiKey(ctx: AccountsContext, principal: Principal, k
   if (isActiveOperatorKey(key) && ctx.store.data.apiKeys.filter(isActiveOperatorKey).length === 1) {
     throw new ServiceError('last_operator_key', 'This is the last active operator key: create another operator key before revoking it.', { keyId }, 409);
   }
-  if (key.active) await ctx.store.update(() => void (key.active = false));
+  if (key.active) {
+    await ctx.store.update(() => {
+      key.active = false;
+    });
+  }
   return { key: toPublicKey(key) };
 }

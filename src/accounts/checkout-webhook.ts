@@ -29,18 +29,21 @@ export function checkoutWebhookConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET);
 }
 
+/** The exact bytes received: a string is taken as their UTF-8 decoding. */
+export type RawBody = string | Uint8Array;
+
 /** Hex HMAC-SHA256 of the raw body (a `sha256=` prefix is tolerated), compared in constant time. */
-export function validCheckoutSignature(secret: string, rawBody: string, signatureHex: string | undefined): boolean {
+export function validCheckoutSignature(secret: string, rawBody: RawBody, signatureHex: string | undefined): boolean {
   const hex = signatureHex?.trim().replace(/^sha256=/i, '') ?? '';
   if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
-  const expected = createHmac('sha256', secret).update(rawBody, 'utf8').digest();
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
   return timingSafeEqual(expected, Buffer.from(hex, 'hex'));
 }
 
-function parseEvent(rawBody: string) {
+function parseEvent(rawBody: RawBody) {
   let json: unknown;
   try {
-    json = JSON.parse(rawBody);
+    json = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
   } catch {
     throw new ServiceError('invalid_webhook_payload', 'The checkout webhook body is not JSON.', {}, 400);
   }
@@ -60,7 +63,7 @@ function keyDeliveryEmail(apiKey: string, workspaceId: string, planId: string | 
   };
 }
 
-export async function handleCheckoutWebhook(ctx: AccountsContext, rawBody: string, signatureHex: string | undefined): Promise<CheckoutWebhookResult> {
+export async function handleCheckoutWebhook(ctx: AccountsContext, rawBody: RawBody, signatureHex: string | undefined): Promise<CheckoutWebhookResult> {
   const secret = ctx.env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET;
   if (!secret) {
     throw new ServiceError('checkout_webhook_unconfigured', 'The checkout webhook is not configured: set PREFLIGHT_CHECKOUT_WEBHOOK_SECRET.', {}, 503);

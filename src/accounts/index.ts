@@ -2,7 +2,7 @@
 export { AccountService, type AccountServiceOptions, type AccountsReadiness } from './account-service.js';
 export { abuseLimitViolation, type AbuseCheckInput } from './abuse.js';
 export { MIN_OPERATOR_KEY_LENGTH, OPERATOR_WORKSPACE_ID, type OperatorAccessOptions } from './bootstrap.js';
-export { checkoutWebhookConfigured, validCheckoutSignature, type CheckoutWebhookResult } from './checkout-webhook.js';
+export { checkoutWebhookConfigured, validCheckoutSignature, type CheckoutWebhookResult, type RawBody } from './checkout-webhook.js';
 export { DEFAULT_ALERT_FROM, smtpConfigured, smtpMailerFromEnv, type Mailer, type MailOutcome } from './mailer.js';
 export { isKeyPrincipal, pinnedWorkspace, type KeyPrincipal } from './principal.js';
 export { defaultProvisioningId } from './provisioning.js';

@@ -1,5 +1,6 @@
 // Outgoing email (spend alerts, checkout key delivery): nodemailer over SMTP when PREFLIGHT_SMTP_URL is set.
 import { createTransport } from 'nodemailer';
+import { ServiceError } from '../errors.js';
 
 export interface Mailer {
   /** Recorded as the alert's `provider`; default `smtp`. */
@@ -17,6 +18,10 @@ export function smtpConfigured(env: NodeJS.ProcessEnv): boolean {
 export function smtpMailerFromEnv(env: NodeJS.ProcessEnv): Mailer | null {
   const url = env.PREFLIGHT_SMTP_URL?.trim();
   if (!url) return null;
+  // nodemailer fails obscurely on anything else; the value is not echoed, it may hold a password.
+  if (!/^smtps?:\/\/[^/]/i.test(url)) {
+    throw new ServiceError('invalid_smtp_url', 'PREFLIGHT_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example.com:465.', {}, 503);
+  }
   const from = env.PREFLIGHT_ALERT_FROM?.trim() || DEFAULT_ALERT_FROM;
   const transport = createTransport(url);
   return {

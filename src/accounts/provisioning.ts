@@ -1,5 +1,6 @@
 // Checkout provisioning (SPEC.md "POST /v1/checkout/provision-api-key"): one workspace key per provisioning id, with
 // the plan's economics applied server-side. The raw key is returned on the first call only.
+import type { z } from 'zod';
 import { PLANS } from '../billing/plans.js';
 import { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';
@@ -12,7 +13,7 @@ import { ProvisionInputSchema, type ProvisionInput, type ProvisionOutput } from 
 import { grantScopes, requireScope } from './scopes.js';
 import { accountOf, type WorkspaceAccount } from './workspace-account.js';
 
-type ParsedProvisionInput = ReturnType<typeof ProvisionInputSchema.parse>;
+type ParsedProvisionInput = z.output<typeof ProvisionInputSchema>;
 
 export const REPLAY_WARNING =
   'Idempotent replay: this provisioning id already has a key, and its secret is never shown again. If it was lost, revoke the key and provision with a new provisioning_id.';

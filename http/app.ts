@@ -2,6 +2,7 @@
 // shape for everything: {"error": {"code", "message", "details"}}. /openapi.json is generated from the route schemas.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
@@ -34,8 +35,11 @@ function onError(err: Error, c: Context): Response {
   if (err instanceof ServiceError) return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
   if (err instanceof EngineError) return c.json(errorBody(err.code, err.message, err.details), 400);
   if (err instanceof ZodError) return c.json(errorBody('invalid_input', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')), 400);
-  const status = (err as { status?: number }).status;
-  if (status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
+  if (err instanceof HTTPException) {
+    if (err.status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
+    if (err.status === 400) return c.json(errorBody('invalid_json', `The request body is not valid JSON (${err.message}).`), 400);
+    return c.json(errorBody('http_error', err.message), err.status);
+  }
   process.stderr.write(`preflight http: ${err.stack ?? err.message}\n`);
   return c.json(errorBody('internal_error', 'The server failed to handle this request.'), 500);
 }

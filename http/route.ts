@@ -89,7 +89,7 @@ export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodOb
     tags: [spec.tag],
     summary: spec.summary,
     description: spec.description,
-    ...(spec.auth === 'public' ? {} : { security: [{ Bearer: [] }] }),
+    ...(spec.auth === 'public' ? {} : { security: [{ Bearer: [] }], 'x-required-scope': spec.auth }),
     request: {
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.query ? { query: spec.query } : {}),

@@ -145,6 +145,7 @@ describe('authentication and errors', () => {
     expectError(await api(strict, 'GET', '/v1/usage/margins', { key: keyA }), 403);
     expect((await api(strict, 'GET', '/v1/usage/margins', { key: OPERATOR_KEY })).status).toBe(200);
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { file_path: '/etc/passwd' } }), 400, 'local_paths_not_accepted');
+    expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, raw: JSON.stringify({ media_base64: 'A'.repeat(17 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } }), 413, 'body_too_large');
   });
 });
 
@@ -350,3 +351,42 @@ describe('webhooks', () => {
   });
 });
 
+
+describe('every bearer endpoint of the OpenAPI document', () => {
+  it('answers 401 without a key, 403 without its scope, 404 for unknown ids and 400 for a malformed body', async () => {
+    const doc = (await api(strict, 'GET', '/openapi.json')).json as { paths: Record<string, Record<string, { security?: unknown; 'x-required-scope'?: string; requestBody?: unknown }>> };
+    const jobsRead = (await api(strict, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'jr', workspace_id: 'ws_scopes', scopes: ['jobs:read'] } })).json.apiKey;
+    const uploadsOnly = (await api(strict, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'uo', workspace_id: 'ws_scopes', scopes: ['uploads:write'] } })).json.apiKey;
+    let checked = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        if (!op.security) continue;
+        const concrete = path.replace(/\{[a-z_]+\}/g, 'missing_id_123');
+        const verb = method.toUpperCase();
+        const body = op.requestBody ? {} : undefined;
+        expectError(await api(strict, verb, concrete, { body }), 401, 'unauthorized');
+        const scope = op['x-required-scope']!;
+        expect(scope, `${verb} ${path}`).toBeTruthy();
+        const lacking = scope === 'jobs:read' ? uploadsOnly : jobsRead;
+        expectError(await api(strict, verb, concrete, { key: lacking, body }), 403);
+        if (op.requestBody) {
+          const bad = await api(strict, verb, concrete, { key: OPERATOR_KEY, raw: '{not json', headers: { 'content-type': 'application/json' } });
+          expect([400, 404], `${verb} ${path}: ${bad.text}`).toContain(bad.status);
+          expect(bad.json.error.code).toEqual(expect.any(String));
+        }
+        if (path.includes('{')) {
+          const missing = await api(strict, verb, concrete, { key: OPERATOR_KEY, body: op.requestBody ? validBodyFor(path) : undefined });
+          expect(missing.status, `${verb} ${path}: ${missing.text}`).toBe(404);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
+/** A body that passes validation, so the unknown id is what the route answers about. */
+function validBodyFor(path: string): unknown {
+  if (path.endsWith('/gate-verdict')) return { verdict: 'PASS' };
+  return {};
+}

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceError } from '../src/errors.js';
 import { QcJobSchema } from '../src/schemas/job.js';
 import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
 import * as fx from './helpers/fixtures.js';
@@ -90,6 +91,26 @@ describe('service', () => {
     // A workspace with an approved overage cap may go on.
     const capped: Principal = { ...free, overageCapCents: 500 };
     await expect(reopened.createJob(capped, { file_path: await fx.letterbox() })).resolves.toMatchObject({ job: { status: 'completed' } });
+  });
+
+  it('checks account limits again on the real media, after the probe and before the decode', async () => {
+    const { svc } = await service();
+    const seen: { durationSeconds?: number; activeJobs: number }[] = [];
+    svc.attachAccounts({
+      async checkAbuseLimits(_p, input) {
+        seen.push(input);
+        if ((input.durationSeconds ?? 0) > 5) throw new ServiceError('duration_limit_exceeded', 'Media is longer than this plan allows.', {}, 413);
+      },
+      recordUsageRefusal: async () => undefined,
+      afterUsage: async () => undefined,
+    });
+    // Declared nothing: the pre-check passes; the probe finds 8 s and the job is refused with 413 before decoding.
+    await expect(svc.createJob(alice, { file_path: await fx.clean() })).rejects.toMatchObject({ code: 'duration_limit_exceeded', status: 413 });
+    expect(seen.map((s) => s.durationSeconds)).toEqual([undefined, 8]);
+    const [job] = svc.listJobs(alice, {});
+    expect(job).toMatchObject({ status: 'failed', minutesMetered: 0 });
+    expect(job.failureReason).toMatch(/^duration_limit_exceeded/);
+    expect(job.observability?.stages.map((s) => s.status)).toEqual(['probe']);
   });
 
   it('records a failed job with its reason and bills 0 minutes', async () => {

@@ -10,8 +10,15 @@ export function privateNetworksAllowed(env: Record<string, string | undefined>):
   return env[ALLOW_PRIVATE_NETWORKS_ENV] === '1';
 }
 
+/** The URL's query and credentials may be secrets: errors name the host only. */
 function refuse(url: string, reason: string): never {
-  throw new ServiceError('webhook_url_refused', `Webhook URL refused: ${reason}.`, { url, reason }, 400);
+  let host: string | null = null;
+  try {
+    host = new URL(url).host;
+  } catch {
+    /* not a URL: name nothing */
+  }
+  throw new ServiceError('webhook_url_refused', `Webhook URL refused: ${reason}.`, { host, reason }, 400);
 }
 
 /** Same judgement as remote ingress: loopback/metadata/private-use names, and IP literals outside public unicast. */

@@ -10,6 +10,7 @@ import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId
 import { needsLegalLevels } from './profiles/thresholds-format.js';
 import { sha256File } from './receipt.js';
 import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
+import type { EngineSidecars } from './sidecars/index.js';
 import type { GateDefinition, GateResult, MediaInfo, SignalNeed, Signals } from './types.js';
 
 export interface CheckOptions {
@@ -18,6 +19,8 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** 0..100 with the stage running. */
   onProgress?: (pct: number, stage: CheckStage) => void;
+  /** Parsed sidecars for the gates that read them. */
+  sidecars?: EngineSidecars;
   /** Called after the probe, before the decode: may throw to refuse the media (e.g. a duration limit). */
   afterProbe?: (media: MediaInfo) => void | Promise<void>;
   /** Filled by the service (metering and cost are not the engine's business). */
@@ -70,13 +73,14 @@ function signalNeeds(gates: GateDefinition[], media: MediaInfo, delivery: Delive
   return needs;
 }
 
-function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, resolved: ResolvedProfile, timecodeFps: number): GateResult {
+function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, sidecars: EngineSidecars, resolved: ResolvedProfile, timecodeFps: number): GateResult {
   const reason = runnable(gate, media);
   if (reason) return skippedGate(gate.id, reason);
   try {
     return gate.run({
       media,
       signals,
+      sidecars,
       thresholds: thresholdsFor(gate.id, resolved.deliveryProfile.id as DeliveryProfileId),
       profileId: resolved.profile.id,
       deliveryProfile: resolved.deliveryProfile,
@@ -114,7 +118,7 @@ export async function runCheck(path: string, opts: CheckOptions = {}): Promise<C
 
   progress(95, 'gates');
   const timecodeFps = timecodeFpsOf(media);
-  const results = gates.map((g) => runGate(g, media, signals, resolved, timecodeFps));
+  const results = gates.map((g) => runGate(g, media, signals, opts.sidecars ?? {}, resolved, timecodeFps));
   const flags = finaliseFlags(results, timecodeFps);
   const tGates = performance.now();
 

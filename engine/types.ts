@@ -157,6 +157,7 @@ export interface AudioSignals {
 /** Clipping, silence, per-channel and beep statistics: defined by engine/audio/stats.ts. */
 export type { AudioStats } from './audio/stats.js';
 import type { AudioStats } from './audio/stats.js';
+import type { EngineSidecars } from './sidecars/index.js';
 
 export interface Signals {
   video: VideoSignals | null;
@@ -218,6 +219,8 @@ export interface DeliveryProfile {
 export interface GateContext {
   media: MediaInfo;
   signals: Signals;
+  /** Parsed sidecars ({} when none were given). */
+  sidecars: EngineSidecars;
   /** Thresholds of this gate under the effective profile. */
   thresholds: GateThresholds;
   profileId: string;

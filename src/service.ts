@@ -16,6 +16,7 @@ import type { CreateJobInput } from './schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
+import type { EngineSidecars } from '../engine/sidecars/index.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
@@ -125,6 +126,10 @@ const INLINE_FIELDS = [
 ] as const;
 
 const now = () => new Date().toISOString();
+
+type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'> & {
+  sidecars?: EngineSidecars;
+};
 
 function sidecarFields(input: CreateJobInput): SidecarInput {
   const out: Record<string, unknown> = {};
@@ -498,7 +503,7 @@ export class PreflightService {
       record.mediaIngress = { ...media.ingress, sha256: null };
       record.sidecarIngress = sidecars.ingress;
     });
-    const done = this.start(record, media, input, ctx, principal);
+    const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars }, ctx, principal);
     if (opts.waitMs === undefined) {
       await done;
       const refusal = this.limitRefusals.get(record.jobId);
@@ -602,7 +607,7 @@ export class PreflightService {
           record.status = 'running';
           record.sidecarIngress = sidecars.ingress;
         });
-        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId }, ctx, null);
+        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId, sidecars: sidecars.sidecars }, ctx, null);
       } catch (err) {
         media?.cleanup();
         if (record.status !== 'failed' && record.status !== 'completed') await this.fail(record, err);
@@ -615,7 +620,7 @@ export class PreflightService {
   private start(
     record: JobRecord,
     media: ResolvedMedia,
-    input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    input: RunInput,
     ctx: OpContext,
     principal: Principal | null,
   ): Promise<void> {
@@ -634,7 +639,7 @@ export class PreflightService {
   private async run(
     record: JobRecord,
     media: ResolvedMedia,
-    input: Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    input: RunInput,
     ctx: OpContext,
     signal: AbortSignal,
     principal: Principal | null,
@@ -652,6 +657,7 @@ export class PreflightService {
       const { report, media: info } = await runCheck(media.path, {
         profile: input.profile,
         checks: input.checks,
+        sidecars: input.sidecars,
         signal,
         // Limits are checked again on the real media, before the decode.
         afterProbe: limited

@@ -92,6 +92,7 @@ function runGate(gate: string, delivery: DeliveryProfileId, audio: AudioSignals 
   const ctx: GateContext = {
     media: mediaFor(audio),
     signals: { video: null, audio, analysisMs: 0 },
+    sidecars: {},
     thresholds: thresholdsFor(gate, delivery),
     profileId: 'test',
     deliveryProfile: DELIVERY_PROFILES[delivery],

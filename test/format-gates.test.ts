@@ -95,6 +95,7 @@ function run(gate: 'format_spec' | 'shorts_format', media: MediaInfo, delivery: 
   return definition.run({
     media,
     signals,
+    sidecars: {},
     thresholds: thresholdsFor(gate, delivery),
     profileId: 'test',
     deliveryProfile: DELIVERY_PROFILES[delivery],

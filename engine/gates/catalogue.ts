@@ -5,7 +5,10 @@ import type { GateDefinition, MediaKind } from '../types.js';
 import { audioGates } from './audio.js';
 import { skippedGate } from './common.js';
 import { formatGates } from './format.js';
+import { manifestGates } from './manifest.js';
+import { manifestMediaGates } from './manifest-media.js';
 import { syncGates } from './sync.js';
+import { transcriptGates } from './transcript.js';
 import { visualGates } from './visual.js';
 
 export const NOT_AVAILABLE = 'not available in this build';
@@ -51,7 +54,7 @@ function plannedGate(p: (typeof PLANNED)[number]): GateDefinition {
   };
 }
 
-const implemented = [...visualGates, ...formatGates, ...audioGates, ...syncGates];
+const implemented = [...visualGates, ...formatGates, ...audioGates, ...syncGates, ...transcriptGates, ...manifestGates, ...manifestMediaGates];
 const implementedIds = new Set(implemented.map((g) => g.id));
 
 export const GATES: readonly GateDefinition[] = [...implemented, ...PLANNED.filter((p) => !implementedIds.has(p.id)).map(plannedGate)];

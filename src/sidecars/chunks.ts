@@ -1,6 +1,6 @@
 // Chunk sidecars from the inline fields, or from the JSON files of the sidecar directory (one report per file).
 import { sidecarTooLarge, withOrigin } from './errors.js';
-import { chunkFromReport, chunksFromJson, type ChunkSidecar } from './formats/chunk-sidecar.js';
+import { chunkFromReport, chunksFromJson, type ChunkSidecar } from '../../engine/sidecars/formats/chunk-sidecar.js';
 import { jsonValue, refuseEmpty } from './parse.js';
 import type { SidecarDirScan } from './sidecar-dir.js';
 import { dirFileSource, type SidecarSource } from './sources.js';

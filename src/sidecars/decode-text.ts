@@ -1,5 +1,5 @@
 // Sidecar bytes → text: UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is refused, never mangled.
-import { SidecarFormatError } from './formats/format-error.js';
+import { SidecarFormatError } from '../../engine/sidecars/formats/format-error.js';
 
 export function decodeSidecarText(bytes: Uint8Array): string {
   let text: string;

@@ -1,6 +1,6 @@
 // The three errors sidecar ingestion throws, all ServiceErrors whose message starts with the field (and file) at fault.
 import { ServiceError } from '../errors.js';
-import { SidecarFormatError } from './formats/format-error.js';
+import { SidecarFormatError } from '../../engine/sidecars/formats/format-error.js';
 import type { SidecarOrigin } from './origin.js';
 
 export function invalidSidecar(origin: Pick<SidecarOrigin, 'kind' | 'label' | 'file'>, problem: string, details: Record<string, unknown> = {}): ServiceError {

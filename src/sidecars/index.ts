@@ -4,12 +4,9 @@ import type { SidecarIngress } from '../schemas/job.js';
 import { loadChunkFiles, loadInlineChunks } from './chunks.js';
 import { invalidSidecar } from './errors.js';
 import { given, type SidecarInput } from './fields.js';
-import type { ChunkSidecar } from './formats/chunk-sidecar.js';
-import type { ExpectedScript } from './formats/expected-script.js';
-import type { Manifest } from './formats/manifest.js';
-import type { Transcript } from './formats/transcript.js';
-import { describeType } from './formats/value-type.js';
-import type { Watchlist } from './formats/watchlist.js';
+import type { EngineSidecars } from '../../engine/sidecars/index.js';
+import type { ChunkSidecar } from '../../engine/sidecars/formats/chunk-sidecar.js';
+import { describeType } from '../../engine/sidecars/formats/value-type.js';
 import { sidecarIngress, type SuppliedSidecar } from './ingress.js';
 import { parseSidecar } from './parse.js';
 import { scanSidecarDir, WELL_KNOWN_FILES, type SidecarDirScan, type SingleSidecarKind, type SkippedFile } from './sidecar-dir.js';
@@ -19,20 +16,12 @@ export type { SidecarInput } from './fields.js';
 export type { SkippedFile } from './sidecar-dir.js';
 export { WELL_KNOWN_FILES, MAX_CHUNK_FILES } from './sidecar-dir.js';
 export { SIDECAR_NEVER_EXPOSES } from './ingress.js';
-export * from './formats/index.js';
+export * from '../../engine/sidecars/formats/index.js';
 
 /** Default cap per sidecar (a chunk directory counts as one sidecar): 20 MB. */
 export const DEFAULT_SIDECAR_MAX_BYTES = 20 * 1024 * 1024;
 
-export interface ParsedSidecars {
-  manifest?: Manifest;
-  transcript?: Transcript;
-  watchlist?: Watchlist;
-  expectedScript?: ExpectedScript;
-  chunkSidecars?: ChunkSidecar[];
-  /** Directory of the manifest file when it was read from disk, to resolve its relative paths (contactSheet,
-   * visualFile). A server path: never put it in a response. */
-  manifestDir?: string;
+export interface ParsedSidecars extends EngineSidecars {
   /** Files of `sidecar_dir` that were not read, by name within the directory, with the reason. */
   skippedFiles: SkippedFile[];
 }

@@ -1,8 +1,8 @@
 // The inline forms of a sidecar (`*_text`, `*_json`, `*_base64`): type checks, the size cap, base64 and JSON decoding.
 import { decodeSidecarText } from './decode-text.js';
 import { invalidSidecar, sidecarTooLarge, withOrigin } from './errors.js';
-import { parseJsonText } from './formats/json-text.js';
-import { describeType } from './formats/value-type.js';
+import { parseJsonText } from '../../engine/sidecars/formats/json-text.js';
+import { describeType } from '../../engine/sidecars/formats/value-type.js';
 import type { SidecarOrigin } from './origin.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9\-_]*)={0,2}$/;

@@ -1,12 +1,12 @@
 // Content of one sidecar → its parsed form, with the format chosen by field, file name or content.
 import { invalidSidecar, withOrigin } from './errors.js';
-import { expectedScriptFromJson, expectedScriptFromText, type ExpectedScript } from './formats/expected-script.js';
-import { parseJsonText } from './formats/json-text.js';
-import { manifestFromJson, type Manifest } from './formats/manifest.js';
-import { isBlank } from './formats/plain-text.js';
-import { detectTextFormat } from './formats/sniff.js';
-import { transcriptFromJson, transcriptFromSrt, transcriptFromText, transcriptFromWebVtt, type Transcript } from './formats/transcript.js';
-import { watchlistFromJson, type Watchlist } from './formats/watchlist.js';
+import { expectedScriptFromJson, expectedScriptFromText, type ExpectedScript } from '../../engine/sidecars/formats/expected-script.js';
+import { parseJsonText } from '../../engine/sidecars/formats/json-text.js';
+import { manifestFromJson, type Manifest } from '../../engine/sidecars/formats/manifest.js';
+import { isBlank } from '../../engine/sidecars/formats/plain-text.js';
+import { detectTextFormat } from '../../engine/sidecars/formats/sniff.js';
+import { transcriptFromJson, transcriptFromSrt, transcriptFromText, transcriptFromWebVtt, type Transcript } from '../../engine/sidecars/formats/transcript.js';
+import { watchlistFromJson, type Watchlist } from '../../engine/sidecars/formats/watchlist.js';
 import type { SidecarOrigin } from './origin.js';
 import type { SingleSidecarKind } from './sidecar-dir.js';
 import type { SidecarContent } from './sources.js';

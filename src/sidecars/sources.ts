@@ -5,7 +5,7 @@ import type { SidecarKind } from '../schemas/job.js';
 import { decodeSidecarText } from './decode-text.js';
 import { invalidSidecar, withOrigin } from './errors.js';
 import { given, SIDECAR_FIELDS, type SidecarField, type SidecarFieldSet, type SidecarInput } from './fields.js';
-import { describeType } from './formats/value-type.js';
+import { describeType } from '../../engine/sidecars/formats/value-type.js';
 import { inlineBase64, inlineJson, inlineText } from './inline.js';
 import type { SidecarOrigin } from './origin.js';
 import { readSidecarFile } from './read-file.js';

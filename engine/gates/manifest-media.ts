@@ -1,0 +1,4 @@
+// Placeholder: filled by the sidecar-gates work (issue 5).
+import type { GateDefinition } from '../types.js';
+
+export const manifestMediaGates: GateDefinition[] = [];

@@ -1,0 +1,18 @@
+// Sidecar inputs as the gates see them: already parsed and validated (the service reads and checks them).
+import type { ChunkSidecar } from './formats/chunk-sidecar.js';
+import type { ExpectedScript } from './formats/expected-script.js';
+import type { Manifest } from './formats/manifest.js';
+import type { Transcript } from './formats/transcript.js';
+import type { Watchlist } from './formats/watchlist.js';
+
+export type { ChunkSidecar, ExpectedScript, Manifest, Transcript, Watchlist };
+
+export interface EngineSidecars {
+  manifest?: Manifest;
+  transcript?: Transcript;
+  watchlist?: Watchlist;
+  expectedScript?: ExpectedScript;
+  chunkSidecars?: ChunkSidecar[];
+  /** Directory of a manifest read from disk, to resolve its relative paths (contact sheets). Never shown. */
+  manifestDir?: string;
+}

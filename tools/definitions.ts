@@ -1,17 +1,39 @@
 // One definition per agent tool: input and output schemas (zod) and a thin call onto a service operation.
 import { z } from 'zod';
-import { ReceiptSchema } from '../engine/receipt.js';
+import { ReceiptSchema, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
+import type { Report } from '../engine/report.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
-import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema } from '../src/schemas/create-job.js';
-import { EstimateInputSchema, EstimateOutputSchema } from '../src/schemas/estimate.js';
-import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema } from '../src/schemas/job.js';
-import type { OpContext, PreflightService, Principal } from '../src/service.js';
-import { CreateUploadInputSchema } from '../src/uploads.js';
+import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
+import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
+import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type JobStatus, type QcJob } from '../src/schemas/job.js';
+import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
+import { CreateUploadInputSchema, type CreateUploadInput, type Upload } from '../src/uploads.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The operations the tools call: PreflightService in local mode, RemoteBackend (tools/remote.ts, the REST API) in
+ * remote mode. Reads are synchronous in process and asynchronous over HTTP, so callers always await.
+ */
+export interface ToolBackend {
+  createJob(principal: Principal, input: CreateJobInput, ctx: OpContext, opts: { waitMs?: number }): Promise<{ job: QcJob; replay: boolean }>;
+  estimate(principal: Principal, input: EstimateInput): MaybePromise<EstimateOutput>;
+  getJob(principal: Principal, jobId: string): MaybePromise<QcJob & { stage: string | null }>;
+  listJobs(principal: Principal, query: { limit?: number; status?: JobStatus }): MaybePromise<QcJob[]>;
+  getReport(principal: Principal, jobId: string): MaybePromise<Report>;
+  getReceipt(principal: Principal, jobId: string): MaybePromise<Receipt>;
+  getMarkerCsv(principal: Principal, jobId: string): MaybePromise<string>;
+  getEvents(principal: Principal, jobId: string): MaybePromise<JobEvent[]>;
+  getArtifacts(principal: Principal, jobId: string): MaybePromise<Artifact[]>;
+  getArtifactContent(principal: Principal, jobId: string, file: string): MaybePromise<{ content: string; contentType: string }>;
+  verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string }): Promise<Omit<ReceiptVerification, 'signed'>>;
+  createUpload(principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload }>;
+}
+
 export interface ToolEnv {
-  service: PreflightService;
+  service: ToolBackend;
   principal: Principal;
   /** How long a run tool waits before returning a still-running job to poll (stays inside a client's 60 s timeout). */
   runWaitMs: number;
@@ -137,8 +159,8 @@ export const TOOLS = [
       failure_reason: z.string().nullable(),
       job: QcJobSchema,
     }),
-    run(env, args) {
-      const job = env.service.getJob(env.principal, args.job_id);
+    async run(env, args) {
+      const job = await env.service.getJob(env.principal, args.job_id);
       const { stage, ...qcJob } = job;
       return {
         status: job.status,
@@ -165,9 +187,9 @@ export const TOOLS = [
       upload_ready: z.boolean(),
       schema_version: z.string(),
     }),
-    run(env, args) {
-      const report = env.service.getReport(env.principal, args.job_id);
-      const share = env.service.getArtifacts(env.principal, args.job_id).find((a) => a.artifact_type === 'report_json');
+    async run(env, args) {
+      const report = await env.service.getReport(env.principal, args.job_id);
+      const share = (await env.service.getArtifacts(env.principal, args.job_id)).find((a) => a.artifact_type === 'report_json');
       return {
         verdict: report.verdict,
         flags: report.flags,
@@ -193,8 +215,8 @@ export const TOOLS = [
       summary: z.string(),
       receipt: ReceiptSchema,
     }),
-    run(env, args) {
-      const receipt = env.service.getReceipt(env.principal, args.job_id);
+    async run(env, args) {
+      const receipt = await env.service.getReceipt(env.principal, args.job_id);
       return {
         verdict: receipt.verdict,
         sha256: receipt.sha256,
@@ -242,20 +264,20 @@ export const TOOLS = [
     output: z.object({
       events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })),
     }),
-    run: (env, args) => ({ events: env.service.getEvents(env.principal, args.job_id) }),
+    run: async (env, args) => ({ events: await env.service.getEvents(env.principal, args.job_id) }),
   }),
   define({
     name: 'qc_get_artifacts',
     input: jobId,
     output: z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) }),
-    run: (env, args) => ({ artifacts: env.service.getArtifacts(env.principal, args.job_id) }),
+    run: async (env, args) => ({ artifacts: await env.service.getArtifacts(env.principal, args.job_id) }),
   }),
   define({
     name: 'qc_get_marker_csv',
     input: jobId,
     output: z.object({ csv: z.string(), rows: z.number().int() }),
-    run(env, args) {
-      const csv = env.service.getMarkerCsv(env.principal, args.job_id);
+    async run(env, args) {
+      const csv = await env.service.getMarkerCsv(env.principal, args.job_id);
       return { csv, rows: Math.max(0, csv.split('\r\n').filter(Boolean).length - 1) };
     },
   }),
@@ -263,7 +285,7 @@ export const TOOLS = [
     name: 'qc_list_jobs',
     input: z.object({ limit: z.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional() }),
     output: z.object({ jobs: z.array(QcJobSchema) }),
-    run: (env, args) => ({ jobs: env.service.listJobs(env.principal, args) }),
+    run: async (env, args) => ({ jobs: await env.service.listJobs(env.principal, args) }),
   }),
   define({
     name: 'qc_create_upload_url',

@@ -64,7 +64,7 @@ export function createMcpServer(env: ToolEnv): McpServer {
     new ResourceTemplate('preflight://jobs/{jobId}/artifacts/{file}', { list: undefined }),
     { title: 'Job artifact', description: 'A job artifact (report JSON, marker CSV, marker EDL, receipt).' },
     async (uri, vars) => {
-      const { content, contentType } = env.service.getArtifactContent(env.principal, String(vars.jobId), String(vars.file));
+      const { content, contentType } = await env.service.getArtifactContent(env.principal, String(vars.jobId), String(vars.file));
       return { contents: [{ uri: uri.href, mimeType: contentType, text: content }] };
     },
   );
@@ -73,7 +73,7 @@ export function createMcpServer(env: ToolEnv): McpServer {
     new ResourceTemplate('preflight://jobs/{jobId}/report', { list: undefined }),
     { title: 'Job report', description: 'The report JSON of a completed job.', mimeType: 'application/json' },
     async (uri, vars) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(env.service.getReport(env.principal, String(vars.jobId))) }],
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await env.service.getReport(env.principal, String(vars.jobId))) }],
     }),
   );
   return server;

@@ -4,6 +4,9 @@ import { EngineError } from '../errors.js';
 import type { DeliveryProfile, GateThresholds, MediaInfo } from '../types.js';
 import { audioThresholds } from './thresholds-audio.js';
 import { formatThresholds } from './thresholds-format.js';
+import { manifestMediaThresholds } from './thresholds-manifest-media.js';
+import { manifestThresholds } from './thresholds-manifest.js';
+import { transcriptThresholds } from './thresholds-transcript.js';
 import { visualThresholds } from './thresholds-visual.js';
 
 export const PROFILES_VERSION = '2026-11-22';
@@ -160,6 +163,9 @@ const THRESHOLD_TABLES: ((delivery: DeliveryProfileId) => Record<string, GateThr
   visualThresholds,
   audioThresholds,
   formatThresholds,
+  transcriptThresholds,
+  manifestThresholds,
+  manifestMediaThresholds,
 ];
 
 /** The thresholds (with sources) a gate uses under a delivery profile; empty when the gate has none. */

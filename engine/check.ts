@@ -58,8 +58,12 @@ export function selectGates(resolved: ResolvedProfile, checks: string[] | null):
   return ids.map((id) => gateById(id)).filter((g): g is GateDefinition => Boolean(g));
 }
 
+/** Gates that can run on sidecars alone read a manifest, transcript, script, watchlist or chunk sidecars. */
+const SIDECAR_INPUT = /manifest|transcript|script|watchlist|sidecar/;
+
 function runnable(gate: GateDefinition, media: MediaInfo): string | null {
   if (!gate.available) return NOT_AVAILABLE;
+  if (media.container === SIDECARS_ONLY) return SIDECAR_INPUT.test(gate.input) ? null : `needs ${gate.input}: this check has sidecars only`;
   if (!gate.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
   return null;
 }
@@ -96,12 +100,50 @@ export function timecodeFpsOf(media: MediaInfo): number {
   return fps > 0 && fps <= 240 ? fps : 25;
 }
 
-export async function runCheck(path: string, opts: CheckOptions = {}): Promise<CheckResult> {
+const SIDECARS_ONLY = 'sidecars-only';
+
+/** The timeline of a check without media: as long as the manifest or transcript says. */
+function sidecarOnlyMedia(sidecars: EngineSidecars): MediaInfo {
+  const ends = [
+    ...(sidecars.manifest?.segments.map((s) => s.end) ?? []),
+    ...(sidecars.transcript?.words?.map((w) => w.end) ?? []),
+    ...(sidecars.transcript?.segments?.map((s) => s.end) ?? []),
+  ];
+  return {
+    path: '',
+    kind: 'video',
+    container: SIDECARS_ONLY,
+    formatLongName: null,
+    sizeBytes: 0,
+    durationSeconds: ends.length ? Math.max(...ends) : 0,
+    bitRate: null,
+    startSeconds: 0,
+    video: null,
+    audio: null,
+    videoStreamCount: 0,
+    audioStreamCount: 0,
+    subtitleStreamCount: 0,
+    otherStreams: [],
+  };
+}
+
+function hasSidecars(s: EngineSidecars | undefined): boolean {
+  return Boolean(s && (s.manifest || s.transcript || s.watchlist || s.expectedScript || s.chunkSidecars));
+}
+
+/**
+ * Runs a check. `path` null checks sidecars alone: only the gates that read sidecars run, the rest are skipped with
+ * the reason, and the report has no media hash (no receipt can be made for it).
+ */
+export async function runCheck(path: string | null, opts: CheckOptions = {}): Promise<CheckResult> {
   const t0 = performance.now();
   const progress = opts.onProgress ?? (() => {});
   const checks = parseChecks(opts.checks);
+  if (path === null && !hasSidecars(opts.sidecars)) {
+    throw new EngineError('missing_media', 'Give a media file, or sidecars (manifest, transcript, watchlist, expected script, sidecar dir) for a sidecar-only check.');
+  }
   progress(0, 'probe');
-  const [media, capabilities] = await Promise.all([probe(path, opts.signal), engineCapabilities()]);
+  const [media, capabilities] = await Promise.all([path === null ? sidecarOnlyMedia(opts.sidecars!) : probe(path, opts.signal), engineCapabilities()]);
   await opts.afterProbe?.(media);
   const resolved = resolveProfile(opts.profile, media);
   const gates = selectGates(resolved, checks);
@@ -109,10 +151,10 @@ export async function runCheck(path: string, opts: CheckOptions = {}): Promise<C
 
   progress(5, 'analyse');
   const needs = signalNeeds(gates, media, resolved.deliveryProfile.id as DeliveryProfileId);
-  const [signals, sha256] = await Promise.all([
-    analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }),
-    sha256File(path),
-  ]);
+  const [signals, sha256] =
+    path === null
+      ? [{ video: null, audio: null, analysisMs: 0 }, '']
+      : await Promise.all([analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }), sha256File(path)]);
   if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
   const tAnalyse = performance.now();
 
@@ -123,6 +165,7 @@ export async function runCheck(path: string, opts: CheckOptions = {}): Promise<C
   const tGates = performance.now();
 
   const warnings: string[] = [];
+  if (path === null) warnings.push('Sidecar-only check: no media was analysed; gates that need the media are skipped and no receipt can be signed.');
   if (signals.decodeWarning) warnings.push(`ffmpeg reported a decode error; the file may be truncated or damaged: ${signals.decodeWarning}`);
   if (media.otherStreams.length) warnings.push(`${media.otherStreams.length} stream(s) not analysed: ${media.otherStreams.map((s) => `#${s.index} ${s.type}${s.codec ? ` (${s.codec})` : ''}`).join(', ')}`);
 

@@ -12,6 +12,7 @@ import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
 import { ServiceError } from './errors.js';
+import { loadSidecars } from './sidecars/index.js';
 import { loadSigningKey } from './signing-key.js';
 
 export const EXIT = { ok: 0, block: 1, error: 2 } as const;
@@ -19,6 +20,11 @@ export const EXIT = { ok: 0, block: 1, error: 2 } as const;
 class CliError extends Error {}
 
 interface CheckFlags {
+  manifest?: string;
+  transcript?: string;
+  watchlist?: string;
+  expectedScript?: string;
+  sidecarDir?: string;
   profile?: string;
   checks?: string;
   json?: boolean;
@@ -36,15 +42,24 @@ function writeOutput(path: string, content: string, what: string): void {
   }
 }
 
-async function checkCommand(file: string, flags: CheckFlags): Promise<number> {
+async function checkCommand(file: string | undefined, flags: CheckFlags): Promise<number> {
   const config = loadConfig();
+  const { sidecars } = await loadSidecars({
+    manifest_path: flags.manifest,
+    transcript_path: flags.transcript,
+    watchlist_path: flags.watchlist,
+    expected_script_path: flags.expectedScript,
+    sidecar_dir: flags.sidecarDir,
+  });
+  if (!file && flags.receipt) throw new CliError('--receipt needs a media file: a sidecar-only check has no media hash to sign');
   const bar = flags.json ? progressBar({ isTTY: false } as NodeJS.WriteStream) : progressBar();
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   let result;
   try {
-    result = await runCheck(file, {
+    result = await runCheck(file ?? null, {
+      sidecars,
       profile: flags.profile,
       checks: flags.checks,
       signal: controller.signal,
@@ -110,8 +125,13 @@ function program(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   cmd
     .command('check')
-    .description('Check a media file and print the verdict with timestamped, repairable flags.')
-    .argument('<file>', 'video, audio or image file')
+    .description('Check a media file (and its sidecars) and print the verdict with timestamped, repairable flags.')
+    .argument('[file]', 'video, audio or image file; leave out to check sidecars alone')
+    .option('--manifest <path>', 'preflight-manifest/1 JSON')
+    .option('--transcript <path>', 'transcript: .txt, .json, .srt or .vtt')
+    .option('--watchlist <path>', 'watchlist JSON')
+    .option('--expected-script <path>', 'expected script: .txt or .json')
+    .option('--sidecar-dir <dir>', 'directory of per-chunk JSON reports (and well-known sidecar files)')
     .option('--profile <profile>', 'auto (default), a request/pipeline profile or a delivery profile')
     .option('--checks <gates>', 'comma-separated gate names; overrides the profile defaults')
     .option('--json', 'print the full report as JSON on stdout')
@@ -119,7 +139,7 @@ function program(): Command {
     .option('--edl <out.edl>', 'write the flags as a DaVinci Resolve marker EDL')
     .option('--receipt <out.json>', 'write a signed receipt')
     .addOption(new Option('--fail-on <level>', 'exit 1 on this verdict or worse').choices(['watch', 'block']).default('block'))
-    .action(async (file: string, flags: CheckFlags) => {
+    .action(async (file: string | undefined, flags: CheckFlags) => {
       process.exitCode = await checkCommand(file, flags);
     });
   cmd

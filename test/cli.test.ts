@@ -81,6 +81,36 @@ describe('preflight check', () => {
   });
 });
 
+describe('preflight check with sidecars', () => {
+  it('reads sidecar flags, checks sidecars alone, and refuses broken sidecars with exit 2', async () => {
+    const transcript = join(work, 'talk.srt');
+    writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:03,000\nWelcome to the show.\n\n2\n00:00:03,500 --> 00:00:06,000\nThat is all for today.\n');
+    const alone = await cli(['check', '--transcript', transcript, '--json', '--profile', 'generic_creator_video']);
+    expect([0, 1]).toContain(alone.code);
+    const report = JSON.parse(alone.stdout);
+    expect(report.warnings.join(' ')).toContain('Sidecar-only check');
+    expect(report.gates.find((g: { gate: string }) => g.gate === 'black_frames')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('sidecars only') });
+    expect(report.media.durationSeconds).toBe(6);
+
+    const withMedia = await cli(['check', await fx.clean(), '--transcript', transcript, '--json']);
+    expect([0, 1]).toContain(withMedia.code);
+
+    const broken = join(work, 'broken.srt');
+    writeFileSync(broken, '1\n00:00:05,000 --> 00:00:02,000\nBackwards.\n');
+    const bad = await cli(['check', await fx.clean(), '--transcript', broken]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^preflight: transcript_path .*broken\.srt/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+
+    const nothing = await cli(['check']);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/Give a media file, or sidecars/);
+    const receiptless = await cli(['check', '--transcript', transcript, '--receipt', join(work, 'r2.json')]);
+    expect(receiptless.code).toBe(2);
+    expect(receiptless.stderr).toMatch(/--receipt needs a media file/);
+  });
+});
+
 /** A valid 12000×12000 PNG (144 megapixels): probing must refuse it before decoding. */
 function hugePngHeader(path: string): string {
   const crcTable = Array.from({ length: 256 }, (_, n) => {

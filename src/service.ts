@@ -376,6 +376,9 @@ export class PreflightService {
         503,
       );
     }
+    if (this.accounts && !principal.operator) {
+      await this.accounts.checkAbuseLimits(principal, { sizeBytes: input.size_bytes, activeJobs: 0 });
+    }
     const { record, token } = newUploadRecord(principal.workspaceId, input);
     await this.store.update((d) => d.uploads.push(record));
     return { upload: publicUpload(record, this.publicBaseUrl, token), token };
@@ -685,7 +688,7 @@ export class PreflightService {
         limited.accounts.afterUsage(limited.principal, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
       }
     } catch (err) {
-      await this.fail(record, err, t0);
+      await this.fail(record, err, t0, [media.path]);
     }
   }
 
@@ -759,10 +762,12 @@ export class PreflightService {
     this.announce(record);
   }
 
-  private async fail(record: JobRecord, err: unknown, t0 = Date.now()): Promise<void> {
+  /** `serverPaths` (the media's place on this machine) are replaced in the reason: they are never exposed. */
+  private async fail(record: JobRecord, err: unknown, t0 = Date.now(), serverPaths: string[] = []): Promise<void> {
     if (err instanceof ServiceError && (err.status === 413 || err.status === 429)) this.limitRefusals.set(record.jobId, err);
-    const reason =
+    let reason =
       err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
+    for (const path of serverPaths.filter(Boolean)) reason = reason.split(path).join('the media');
     await this.store.update(() => {
       record.status = 'failed';
       record.failureReason = reason;

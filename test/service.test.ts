@@ -121,6 +121,7 @@ describe('service', () => {
     const { job } = await svc.createJob(alice, { file_path: text });
     expect(job).toMatchObject({ status: 'failed', minutesMetered: 0, verdict: null });
     expect(job.failureReason).toMatch(/^unsupported_media: /);
+    expect(job.failureReason).not.toContain(dir);
     expect(svc.getEvents(alice, job.jobId).map((e) => e.event_type)).toContain('job.failed');
     expect(() => svc.getReport(alice, job.jobId)).toThrow(/failed/);
   });

@@ -63,7 +63,7 @@ export function accountRoutes(accounts: AccountService) {
     }, ({ principal, query }) => ({ status: 200, body: accounts.listUsage(principal!, query) }));
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/usage/margins', tag: 'Usage', auth: 'api_keys:read', summary: 'Owner/operator economics', query: MarginsQuerySchema,
+      method: 'get', path: '/v1/usage/margins', tag: 'Usage', auth: 'operator', summary: 'Owner/operator economics', query: MarginsQuerySchema,
       responses: { 200: { description: 'Revenue, COGS and margin per workspace', schema: MarginsOutputSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.margins(principal!, query) }));
 

@@ -1,0 +1,165 @@
+// Keeps docs/api.md honest: its endpoint index lists exactly the routes of the generated OpenAPI document (plus the
+// checkout webhook, which is registered outside OpenAPI), with the scope each bearer route requires, and every
+// `METHOD /path` the document mentions anywhere is a real route.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE_VERSION } from '../engine/check.js';
+import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
+import { createHttpApp } from '../http/app.js';
+import type { Env } from '../http/route.js';
+import { accountRoutes } from '../http/routes/accounts.js';
+import { webhookRoutes } from '../http/routes/webhooks.js';
+import { AccountService } from '../src/accounts/index.js';
+import { policyFromEnv, postJson } from '../src/ingress/remote.js';
+import { collectOperationalState } from '../src/public/operational.js';
+import { PreflightService } from '../src/service.js';
+import { WebhookService } from '../src/webhooks/index.js';
+
+const DOC_PATH = resolve(import.meta.dirname, '../docs/api.md');
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** Routes that are deliberately not part of the OpenAPI document. */
+const OUTSIDE_OPENAPI = new Set(['POST /v1/webhooks/checkout']);
+
+interface Operation {
+  security?: unknown[];
+  'x-required-scope'?: string;
+}
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+interface IndexRow {
+  route: string;
+  auth: string;
+}
+
+/** Rows of the endpoint index: `| GET | \`/path\` | auth | success |`. */
+function indexRows(markdown: string): IndexRow[] {
+  const row = new RegExp(`^\\|\\s*(${METHODS.join('|')})\\s*\\|\\s*\`([^\`]+)\`\\s*\\|\\s*([^|]*?)\\s*\\|`);
+  const rows: IndexRow[] = [];
+  for (const line of markdown.split('\n')) {
+    const m = row.exec(line);
+    if (m) rows.push({ route: `${m[1]} ${m[2]}`, auth: m[3] });
+  }
+  return rows;
+}
+
+/** Every `METHOD /path` written anywhere in the document (headings, prose, tables), trailing punctuation removed. */
+function mentionedRoutes(markdown: string): string[] {
+  const mention = new RegExp(`\\b(${METHODS.join('|')})\`? \`?(/[A-Za-z0-9_{}./-]*)`, 'g');
+  return [...markdown.matchAll(mention)].map((m) => `${m[1]} ${m[2].replace(/[.]+$/, '')}`);
+}
+
+/** The scope named in an index row's auth column (`jobs:read`, …), or null for routes without a bearer key. */
+function scopeOf(auth: string): string | null {
+  return /`([a-z_]+:[a-z]+|operator)`/.exec(auth)?.[1] ?? null;
+}
+
+let home: string;
+let service: PreflightService;
+let webhooks: WebhookService;
+let spec: OpenApiDocument;
+let doc: string;
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'preflight-api-doc-'));
+  const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
+  // The same services and routes as http/main.ts builds for `preflight serve`.
+  service = await PreflightService.open({ home, env });
+  const accounts = new AccountService({ store: service.records, env });
+  webhooks = new WebhookService({
+    store: service.records,
+    env,
+    home,
+    send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o),
+  });
+  service.attachWebhooks(webhooks);
+  service.attachAccounts(accounts);
+  const app: OpenAPIHono<Env> = createHttpApp({
+    service,
+    auth: accounts,
+    state: () =>
+      collectOperationalState({
+        service,
+        env,
+        version: ENGINE_VERSION,
+        engine: engineCapabilities,
+        apiKeys: () => {
+          const r = accounts.readiness();
+          return { total: r.apiKeys, operatorActive: r.operatorAuthConfigured };
+        },
+      }),
+    extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
+  });
+  const res = await app.request('/openapi.json');
+  expect(res.status).toBe(200);
+  spec = (await res.json()) as OpenApiDocument;
+  doc = readFileSync(DOC_PATH, 'utf8');
+});
+
+afterAll(async () => {
+  await webhooks?.stopWorker();
+  await service?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+function openApiRoutes(): Map<string, Operation> {
+  const routes = new Map<string, Operation>();
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if ((METHODS as readonly string[]).includes(method.toUpperCase())) routes.set(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return routes;
+}
+
+describe('docs/api.md', () => {
+  it('names the OpenAPI document and its version', () => {
+    expect(spec.openapi).toMatch(/^3\.1\./);
+    expect(doc).toContain('/openapi.json');
+    expect(doc).toContain(`\`${spec.info.version}\``);
+  });
+
+  it('lists every route of the OpenAPI document, and only real routes, once each', () => {
+    const documented = indexRows(doc).map((r) => r.route);
+    const expected = new Set([...openApiRoutes().keys(), ...OUTSIDE_OPENAPI]);
+    expect(documented.length).toBeGreaterThan(0);
+    expect(documented.filter((r, i) => documented.indexOf(r) !== i), 'listed twice').toEqual([]);
+    expect([...expected].filter((r) => !documented.includes(r)).sort(), 'routes missing from the endpoint index').toEqual([]);
+    expect(documented.filter((r) => !expected.has(r)).sort(), 'documented routes that do not exist').toEqual([]);
+  });
+
+  it('keeps the checkout webhook outside OpenAPI explicitly', () => {
+    for (const route of OUTSIDE_OPENAPI) expect(indexRows(doc).map((r) => r.route)).toContain(route);
+  });
+
+  it('gives each route the authentication the code requires', () => {
+    const routes = openApiRoutes();
+    for (const { route, auth } of indexRows(doc)) {
+      const operation = routes.get(route);
+      if (!operation) continue; // outside OpenAPI, allow-listed above
+      const bearer = (operation.security ?? []).length > 0;
+      const scope = scopeOf(auth);
+      if (!bearer) {
+        expect(scope, `${route} takes no bearer key, but the index names a scope`).toBeNull();
+        continue;
+      }
+      expect(scope, `${route} needs a bearer key: name its scope in the index`).not.toBeNull();
+      const required = operation['x-required-scope'];
+      if (required !== undefined) expect(scope, route).toBe(required);
+    }
+  });
+
+  it('mentions only routes that exist', () => {
+    const known = new Set([...openApiRoutes().keys(), ...OUTSIDE_OPENAPI, 'GET /openapi.json']);
+    const unknown = mentionedRoutes(doc).filter((r) => !known.has(r));
+    expect([...new Set(unknown)].sort()).toEqual([]);
+  });
+});

@@ -4,6 +4,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { runCheck } from '../engine/check.js';
+import { gateById } from '../engine/gates/catalogue.js';
+import { DELIVERY_PROFILES, thresholdsFor } from '../engine/profiles/index.js';
+import type { GateContext, MediaInfo } from '../engine/types.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
@@ -44,14 +47,51 @@ async function fullCheck(file: string): Promise<{ seconds: number; verdict: stri
 
 const f = (n: number, d = 2) => n.toFixed(d);
 
-const rows: { minutes: number; bare: number; check: number; ratio: number; rss: number; verdict: string }[] = [];
-for (const minutes of [1, 10]) {
-  const file = await makeFile(minutes);
-  const bare = await bareDecode(file);
-  const check = await fullCheck(file);
-  rows.push({ minutes, bare, check: check.seconds, ratio: check.seconds / bare, rss: check.peakRssMb, verdict: check.verdict });
-  console.log(`${minutes} min 1080p30: bare decode ${f(bare)} s, full check ${f(check.seconds)} s, ratio ${f(check.seconds / bare)}×, peak RSS (node) ${f(check.peakRssMb, 0)} MB, verdict ${check.verdict}`);
+
+// script_faithfulness on a 2-hour transcript (about 20 000 words) against its script with a few edits. Target < 2 s.
+function scriptFaithfulnessBench(): number {
+  const vocabulary = ['the', 'river', 'carried', 'stones', 'past', 'quiet', 'villages', 'while', 'engineers', 'measured', 'every', 'bend', 'and', 'wrote', 'numbers', 'down'];
+  const count = 20_000;
+  const scriptWords = Array.from({ length: count }, (_, i) => vocabulary[(i * 7 + (i >> 3)) % vocabulary.length]);
+  const spoken = [...scriptWords];
+  for (const at of [1000, 5000, 12000, 18000]) spoken.splice(at, 3, 'something', 'else', 'entirely', 'here');
+  const words = spoken.map((text, i) => ({ text, start: i * 0.36, end: i * 0.36 + 0.3 }));
+  const media: MediaInfo = {
+    path: '', kind: 'audio', container: 'wav', formatLongName: null, sizeBytes: 0, durationSeconds: count * 0.36, bitRate: null, startSeconds: 0,
+    video: null, audio: null, videoStreamCount: 0, audioStreamCount: 1, subtitleStreamCount: 0, otherStreams: [],
+  };
+  const ctx: GateContext = {
+    media,
+    signals: { video: null, audio: null, analysisMs: 0 },
+    sidecars: { transcript: { text: spoken.join(' '), words, segments: null, format: 'json' }, expectedScript: { text: scriptWords.join(' '), format: 'text' } },
+    thresholds: thresholdsFor('script_faithfulness', 'podcast_delivery'),
+    profileId: 'npo_podcast_or_audio',
+    deliveryProfile: DELIVERY_PROFILES.podcast_delivery,
+    timecodeFps: 25,
+  };
+  const gate = gateById('script_faithfulness')!;
+  const t = performance.now();
+  const result = gate.run(ctx);
+  const ms = performance.now() - t;
+  console.log(`script_faithfulness, 2 h transcript (${count} words): ${ms.toFixed(0)} ms (target < 2000 ms), ${result.flags.length} drift spans, status ${result.status}`);
+  return ms;
 }
-const [one, ten] = rows;
-console.log(`linearity: check time 10 min / 1 min = ${f(ten.check / one.check)} (10.0 is linear); bare decode 10/1 = ${f(ten.bare / one.bare)}`);
-console.log(`targets: ratio ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}`);
+
+async function videoBench(): Promise<void> {
+  const rows: { minutes: number; bare: number; check: number; ratio: number; rss: number; verdict: string }[] = [];
+  for (const minutes of [1, 10]) {
+    const file = await makeFile(minutes);
+    const bare = await bareDecode(file);
+    const check = await fullCheck(file);
+    rows.push({ minutes, bare, check: check.seconds, ratio: check.seconds / bare, rss: check.peakRssMb, verdict: check.verdict });
+    console.log(`${minutes} min 1080p30: bare decode ${f(bare)} s, full check ${f(check.seconds)} s, ratio ${f(check.seconds / bare)}×, peak RSS (node) ${f(check.peakRssMb, 0)} MB, verdict ${check.verdict}`);
+  }
+  const [one, ten] = rows;
+  console.log(`linearity: check time 10 min / 1 min = ${f(ten.check / one.check)} (10.0 is linear); bare decode 10/1 = ${f(ten.bare / one.bare)}`);
+  console.log(`targets: ratio ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}`);
+}
+
+// `npm run bench` runs everything; `npm run bench -- video` or `-- script` runs one part.
+const only = process.argv[2];
+if (!only || only === 'video') await videoBench();
+if (!only || only === 'script') scriptFaithfulnessBench();

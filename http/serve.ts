@@ -28,6 +28,8 @@ export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: strin
         });
       });
       server.on('error', reject);
+      // Uploads and synchronous checks may take longer than Node's default 5-minute request timeout.
+      (server as unknown as { requestTimeout: number }).requestTimeout = 0;
     } catch (err) {
       reject(err);
     }

@@ -32,7 +32,7 @@ import {
 } from './uploads.js';
 import type { Readable } from 'node:stream';
 import { basename, join } from 'node:path';
-import { fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
+import { assertFetchableUrl, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
 
 export interface Principal {
   workspaceId: string;
@@ -539,7 +539,19 @@ export class PreflightService {
     const media = input.upload_id ? this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
+    const sidecarUrls: Record<string, string> = {};
+    for (const [field] of REMOTE_SIDECARS) {
+      const url = (input as Record<string, unknown>)[field];
+      if (typeof url === 'string' && url) sidecarUrls[field] = (await assertFetchableUrl(url, policyFromEnv(this.opts.env))).href;
+    }
     const record = await this.newRecord(principal, input, costEstimate, 'queued', {
+      sidecarUrls,
+      economics: {
+        aiReviewSeconds: input.ai_review_seconds,
+        costGuardrail: input.cost_guardrail,
+        planPriceCents: input.plan_price_cents,
+        includedMinutes: input.included_minutes,
+      },
       source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media.path },
       profile: input.profile,
       checks: input.checks,
@@ -597,6 +609,9 @@ export class PreflightService {
       .slice(0, limit);
     const jobs: QcJob[] = [];
     for (const record of queued) {
+      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice.
+      if (record.status !== 'queued') continue;
+      record.status = 'running';
       const request = record.request;
       let media: ResolvedMedia | null = null;
       try {
@@ -605,15 +620,35 @@ export class PreflightService {
           request.source.kind === 'upload'
             ? this.uploadedMedia({ ...principal, workspaceId: record.workspaceId, operator: true }, request.source.uploadId)
             : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
-        const sidecars = await loadSidecars(request.sidecars ?? {});
+        const remote = await this.fetchRemoteSidecars((request.sidecarUrls ?? {}) as CreateJobInput, ctx);
+        const sidecars = await loadSidecars({ ...(request.sidecars ?? {}), ...remote.inline });
+        if (remote.fetched.length && sidecars.ingress) {
+          sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
+        }
         await this.store.update(() => {
-          record.status = 'running';
           record.sidecarIngress = sidecars.ingress;
         });
-        await this.start(record, media, { profile: request.profile as CreateJobInput['profile'], checks: request.checks, plan_id: request.planId, sidecars: sidecars.sidecars }, ctx, null);
+        const e = request.economics ?? {};
+        await this.start(
+          record,
+          media,
+          {
+            profile: request.profile as CreateJobInput['profile'],
+            checks: request.checks,
+            plan_id: request.planId,
+            ai_review_seconds: e.aiReviewSeconds,
+            cost_guardrail: e.costGuardrail,
+            plan_price_cents: e.planPriceCents,
+            included_minutes: e.includedMinutes,
+            sidecars: sidecars.sidecars,
+          },
+          ctx,
+          null,
+        );
       } catch (err) {
         media?.cleanup();
-        if (record.status !== 'failed' && record.status !== 'completed') await this.fail(record, err);
+        // start() records its own failure; only a failure before the run started is recorded here.
+        if (!(['failed', 'completed'] as JobStatus[]).includes(record.status)) await this.fail(record, err);
       }
       jobs.push(toQcJob(record, this.opts.urls));
     }

@@ -303,6 +303,10 @@ describe('remote ingress is SSRF-safe', () => {
     }
     const sidecar = await api(ssrfServer, 'POST', '/v1/qc/jobs', { key: OPERATOR_KEY, body: { media_base64: 'AAAA', media_kind: 'video', transcript_url: 'https://127.0.0.1/t.srt' } });
     expectError(sidecar, 400, 'remote_url_forbidden');
+    // Queued jobs keep sidecar URLs for the run: they are checked when the job is accepted.
+    const media = await uploadFile(ssrfServer, OPERATOR_KEY, await fx.clean());
+    const queued = await api(ssrfServer, 'POST', '/v1/qc/jobs', { key: OPERATOR_KEY, body: { upload_id: media, process_async: true, manifest_url: 'https://169.254.169.254/m.json' } });
+    expectError(queued, 400, 'remote_url_forbidden');
   });
 });
 

@@ -11,6 +11,10 @@ export interface JobRequest {
   planId?: string;
   /** Local sidecar paths only: inline sidecars are never stored. */
   sidecars?: SidecarInput;
+  /** Sidecar URLs, fetched when the job runs; internal, never shown. */
+  sidecarUrls?: Record<string, string>;
+  /** Cost options, so the run prices the job as it was asked. */
+  economics?: { aiReviewSeconds?: number; costGuardrail?: 'downgrade' | 'block' | 'off'; planPriceCents?: number; includedMinutes?: number };
 }
 
 export interface ArtifactRecord {

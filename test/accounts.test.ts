@@ -570,6 +570,51 @@ describe('spend alerts', () => {
     return { service, operator, creator };
   }
 
+  it('sends the alert through nodemailer to a real SMTP server when PREFLIGHT_SMTP_URL is set', async () => {
+    const { createServer } = await import('node:net');
+    const mails: string[] = [];
+    // A minimal SMTP server on loopback: enough of RFC 5321 for one message.
+    const smtp = createServer((socket) => {
+      let data = false;
+      let message = '';
+      socket.write('220 test ESMTP\r\n');
+      socket.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\r\n')) {
+          if (data) {
+            if (line === '.') {
+              data = false;
+              mails.push(message);
+              socket.write('250 2.0.0 queued as test-1\r\n');
+            } else message += `${line}\n`;
+            continue;
+          }
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
+          else if (verb === 'MAIL' || verb === 'RCPT') socket.write('250 OK\r\n');
+          else if (verb === 'DATA') {
+            data = true;
+            socket.write('354 go ahead\r\n');
+          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+          else if (line) socket.write('250 OK\r\n');
+        }
+      });
+    });
+    const port: number = await new Promise((r) => smtp.listen(0, '127.0.0.1', () => r((smtp.address() as { port: number }).port)));
+    try {
+      // No mailer given: the service builds its nodemailer transport from the environment.
+      const service = new AccountService({ store, env: { PREFLIGHT_SMTP_URL: `smtp://127.0.0.1:${port}`, PREFLIGHT_ALERT_FROM: 'alerts@example.test' }, now: () => clock });
+      const operator = await operatorOf(service);
+      const creator = await workspaceKey(service, operator, { plan_id: 'creator', owner_email: 'owner@example.test', scopes: ['api_keys:read'] });
+      await store.update((d) => d.usage.push(usageEntry(creator.key.workspaceId, 6000)));
+      const alert = await service.afterUsage(creator.principal, crossing);
+      expect(alert).toMatchObject({ status: 'sent', provider: 'smtp', ownerEmail: 'owner@example.test' });
+      expect(mails).toHaveLength(1);
+      expect(mails[0]).toContain('To: owner@example.test');
+    } finally {
+      smtp.close();
+    }
+  });
+
   it('records one skipped alert without SMTP when overage crosses 100 % of the plan price', async () => {
     const { service, creator } = await creatorAccount(null);
     await store.update((d) => d.usage.push(usageEntry(creator.key.workspaceId, 6000)));

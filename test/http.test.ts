@@ -102,6 +102,28 @@ async function uploadFile(server: RunningServer, key: string, file: string): Pro
   return reserve.json.uploadId;
 }
 
+describe('start-up', () => {
+  it('refuses to run open: no operator key and no --bootstrap exits 2 with how to start; --bootstrap prints a key once', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'preflight-noauth-'));
+    const env = { ...process.env, PREFLIGHT_HOME: home, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_OPERATOR_KEY: '' };
+    const port = await freePort();
+    const refused = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    refused.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await new Promise((r) => refused.on('exit', r))).toBe(2);
+    expect(err).toMatch(/PREFLIGHT_OPERATOR_KEY.*--bootstrap/s);
+    const boot = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--bootstrap'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const key: string = await new Promise((r) => boot.stdout!.on('data', (d: Buffer) => {
+      const m = /Operator API key \(shown once, store it now\): (\S+)/.exec(d.toString());
+      if (m) r(m[1]);
+    }));
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await fetch(`http://127.0.0.1:${port}/v1/api-keys`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    boot.kill('SIGTERM');
+  });
+});
+
 describe('public endpoints', () => {
   it('serve health, engine capabilities, readiness without secrets, launch and public documents', async () => {
     expect((await api(strict, 'GET', '/healthz')).json).toEqual({ status: 'ok' });

@@ -141,6 +141,11 @@ describe('public endpoints', () => {
       expect(typeof r.json, path).toBe('object');
       expect(r.text, path).not.toContain(OPERATOR_KEY);
     }
+    for (const name of ['preflight-receipt-1', 'preflight-manifest-1', 'transcript', 'watchlist', 'expected-script', 'chunk-sidecars']) {
+      const schema = await api(strict, 'GET', `/schemas/${name}.json`);
+      expect(schema.status, name).toBe(200);
+      expect(schema.json.$id).toBe(`https://preflight.dev/schemas/${name}.json`);
+    }
     const llms = await api(strict, 'GET', '/llms.txt');
     expect(llms.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(llms.text).toMatch(/^# Preflight/);

@@ -140,9 +140,18 @@ describe('preflight mcp over stdio', () => {
 
   it('records sidecars in sidecar_ingress and queues process_async jobs for the background worker', async () => {
     const transcript = join(work, 'transcript.srt');
-    writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n');
-    const run = await ok<{ sidecar_ingress: { supplied: string[]; mode: string } }>('qc_run_local_file', { file_path: await fx.clean(), transcript_path: transcript });
+    writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n\n2\n00:00:02,500 --> 00:00:05,000\nGo to https colon slash slash example dot com slash deals now.\n');
+    const run = await ok<{ job_id: string; sidecar_ingress: { supplied: string[]; mode: string } }>('qc_run_local_file', {
+      file_path: await fx.clean(),
+      transcript_path: transcript,
+      checks: 'spoken_leaks,sentence_boundary,loudness',
+    });
     expect(run.sidecar_ingress).toMatchObject({ supplied: ['transcript'], mode: 'local_files' });
+    const report = await ok<{ transcript_evidence: { gate: string; severity: string; timestamp: string; evidence: { quote?: string } }[] }>('qc_get_report', { job_id: run.job_id });
+    const leak = report.transcript_evidence.find((f) => f.gate === 'spoken_leaks')!;
+    expect(leak).toMatchObject({ severity: 'BLOCK' });
+    expect(leak.timestamp >= '00:00:02.500' && leak.timestamp < '00:00:05.000').toBe(true);
+    expect(JSON.stringify(leak.evidence)).toMatch(/example/);
     const queued = await ok<{ job_id: string; status: string; next_step: string }>('qc_run_local_file', { file_path: await fx.letterbox(), process_async: true });
     expect(queued.status).toBe('queued');
     expect(queued.next_step).toContain('qc_get_job');

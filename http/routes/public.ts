@@ -2,6 +2,8 @@
 // and the receipt verifier. Every body is built from live configuration or the data the code runs on.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { receiptJsonSchema } from '../../engine/receipt.js';
+import { SIDECAR_SCHEMA_NAMES, sidecarJsonSchema } from '../../engine/sidecars/formats/json-schemas.js';
 import { costBasis } from '../../src/billing/cost-basis.js';
 import { PUBLIC_DOCUMENTS, pipelineRecipes } from '../../src/public/documents.js';
 import {
@@ -53,6 +55,18 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
       method: 'get', path, tag: 'Public', auth: 'public', summary: `Public document ${path}`,
       responses: { 200: { description: path, schema: doc.contentType === 'text/plain' ? z.string() : AnyObject, contentType: doc.contentType } },
     }, () => ({ status: 200, body: doc.contentType === 'text/plain' ? doc.render() : JSON.parse(doc.render()), contentType: doc.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : undefined }));
+  }
+
+  // Open, versioned JSON Schemas: the receipt and every sidecar format, at the path their $id names.
+  const schemas: [string, () => Record<string, unknown>][] = [
+    ['preflight-receipt-1', receiptJsonSchema],
+    ...SIDECAR_SCHEMA_NAMES.map((name): [string, () => Record<string, unknown>] => [name, () => sidecarJsonSchema(name)]),
+  ];
+  for (const [name, build] of schemas) {
+    registerRoute(app, auth, {
+      method: 'get', path: `/schemas/${name}.json`, tag: 'Public', auth: 'public', summary: `JSON Schema ${name}`,
+      responses: { 200: { description: `JSON Schema (draft 2020-12) of ${name}`, schema: AnyObject, contentType: 'application/schema+json' } },
+    }, () => ({ status: 200, body: JSON.stringify(build(), null, 2), contentType: 'application/schema+json' }));
   }
 
   registerRoute(app, auth, {

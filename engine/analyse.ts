@@ -198,7 +198,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let videoAcc: VideoFrameAccumulator | null = null;
   if (p.video) {
     const { fd, width, height, fps } = p.video;
-    const acc = new VideoFrameAccumulator(width, height, fps);
+    const acc = new VideoFrameAccumulator(width, height, fps, media.durationSeconds, media.video?.startSeconds ?? 0);
     videoAcc = acc;
     recordReader(pipes[fd], width * height, (frame) => {
       acc.push(frame);
@@ -261,6 +261,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       height: p.video.height,
       frames: done.frames,
       repeats: done.repeats,
+      stills: done.stills,
       canvas: done.canvas,
       legalLevels: legalAcc ? legalAcc.finish() : null,
     };

@@ -93,6 +93,8 @@ export interface VideoSignals {
   width: number;
   height: number;
   frames: VideoFrameStats[];
+  /** Luma stills sampled evenly through the programme (at most 240), for contact sheets in the visual report. */
+  stills: { atSeconds: number; gray: Uint8Array }[];
   /** Repeated (looped) sequences found during the pass, above the engine's detection floor (engine/video/loops.ts). */
   repeats: { sourceFrame: number; repeatFrame: number; frames: number }[];
   /** Canvas analysis aggregated over content frames. */

@@ -86,7 +86,7 @@ function signalsWith(legalLevels: LegalLevelSignals | null = null): Signals {
     barFramesShare: 0,
     blurFramesShare: 0,
   };
-  const video = { fps: 25, startSeconds: 0, frameCount: 0, width: 480, height: 270, frames: [], repeats: [], canvas, legalLevels };
+  const video = { fps: 25, startSeconds: 0, frameCount: 0, width: 480, height: 270, frames: [], repeats: [], stills: [], canvas, legalLevels };
   return { video, audio: null, analysisMs: 0 };
 }
 

@@ -76,7 +76,7 @@ function signalsWithRepeats(repeats: VideoSignals['repeats'], durationSeconds = 
   };
   const frameCount = durationSeconds * 25;
   const frames = Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05 }));
-  const video: VideoSignals = { fps: 25, startSeconds: 0, frameCount, width: 192, height: 108, frames, repeats, canvas, legalLevels: null };
+  const video: VideoSignals = { fps: 25, startSeconds: 0, frameCount, width: 192, height: 108, frames, repeats, stills: [], canvas, legalLevels: null };
   return { video, audio: null, analysisMs: 0 };
 }
 

@@ -23,10 +23,15 @@ interface PerFrameCanvas {
   fill: [number, number, number, number] | null;
 }
 
+const MAX_STILLS = 240;
+
 export class VideoFrameAccumulator {
+  private readonly fps: number;
   private previous: Uint8Array | null = null;
   private readonly frames: VideoFrameStats[] = [];
   private readonly repeats: RepeatFinder;
+  private readonly stills: { atSeconds: number; gray: Uint8Array }[] = [];
+  private readonly stillEvery: number;
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
@@ -35,8 +40,13 @@ export class VideoFrameAccumulator {
     readonly width: number,
     readonly height: number,
     fps: number,
+    durationSeconds = 0,
+    private readonly startSeconds = 0,
   ) {
     this.repeats = new RepeatFinder(fps > 0 ? fps : 1);
+    // One still a second, or fewer for long programmes: at most MAX_STILLS.
+    this.stillEvery = fps > 0 ? Math.max(1, Math.round(fps * Math.max(1, durationSeconds / MAX_STILLS))) : 1;
+    this.fps = fps;
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
   }
@@ -59,6 +69,9 @@ export class VideoFrameAccumulator {
       if (prev) diff += Math.abs(v - prev[i]);
     }
     const stats: VideoFrameStats = { mean: sum / n / 255, darkFraction: dark / n, diff: prev ? diff / n / 255 : 0 };
+    if (this.frames.length % this.stillEvery === 0) {
+      this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: frame });
+    }
     this.frames.push(stats);
     const [hi, lo, thumb] = differenceHash(frame, width, height);
     this.repeats.push(hi, lo, thumb, stats.diff, stats.darkFraction);
@@ -85,8 +98,8 @@ export class VideoFrameAccumulator {
     return { bars, fill: fillExtents(colDetail, rowDetail, bars, width, height) };
   }
 
-  finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals } {
-    return { frames: this.frames, repeats: this.repeats.finish(), canvas: summariseCanvas(this.canvas) };
+  finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals; stills: { atSeconds: number; gray: Uint8Array }[] } {
+    return { frames: this.frames, repeats: this.repeats.finish(), canvas: summariseCanvas(this.canvas), stills: this.stills };
   }
 }
 

@@ -5,7 +5,11 @@ import { Command, CommanderError, Option } from 'commander';
 import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
+import { avidMarkers } from '../engine/exports/avid-markers.js';
+import { editorExportOptions } from '../engine/exports/editor-options.js';
+import { fcpxmlMarkers } from '../engine/exports/fcpxml.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
+import { premiereXml } from '../engine/exports/premiere-xml.js';
 import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt } from '../engine/receipt.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { progressBar } from './cli/progress.js';
@@ -30,6 +34,9 @@ interface CheckFlags {
   json?: boolean;
   markers?: string;
   edl?: string;
+  fcpxml?: string;
+  avid?: string;
+  premiereXml?: string;
   receipt?: string;
   failOn: 'watch' | 'block';
 }
@@ -74,6 +81,10 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
   const fps = timecodeFpsOf(media);
   if (flags.markers) writeOutput(flags.markers, markersCsv(report.flags, fps), 'marker CSV');
   if (flags.edl) writeOutput(flags.edl, resolveMarkerEdl(report.flags, { fps }), 'marker EDL');
+  const editor = editorExportOptions(report, media, fps);
+  if (flags.fcpxml) writeOutput(flags.fcpxml, fcpxmlMarkers(report.flags, editor), 'FCPXML');
+  if (flags.avid) writeOutput(flags.avid, avidMarkers(report.flags, editor), 'Avid markers');
+  if (flags.premiereXml) writeOutput(flags.premiereXml, premiereXml(report.flags, editor), 'Premiere XML');
   if (flags.receipt) {
     const { key } = loadSigningKey({ env: config.env, home: config.home });
     const receipt = buildReceipt(receiptInputFromReport(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`), key);
@@ -137,6 +148,9 @@ function program(): Command {
     .option('--json', 'print the full report as JSON on stdout')
     .option('--markers <out.csv>', 'write the flags as a marker CSV')
     .option('--edl <out.edl>', 'write the flags as a DaVinci Resolve marker EDL')
+    .option('--fcpxml <out.fcpxml>', 'write the flags as Final Cut Pro (FCPXML 1.9) to-do markers')
+    .option('--avid <out.txt>', 'write the flags as Avid Media Composer markers')
+    .option('--premiere-xml <out.xml>', 'write the flags as Premiere Pro markers (FCP7 XML)')
     .option('--receipt <out.json>', 'write a signed receipt')
     .addOption(new Option('--fail-on <level>', 'exit 1 on this verdict or worse').choices(['watch', 'block']).default('block'))
     .action(async (file: string | undefined, flags: CheckFlags) => {

@@ -2,7 +2,11 @@
 import { EngineError } from '../engine/errors.js';
 import { runCheck, timecodeFpsOf } from '../engine/check.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
+import { avidMarkers } from '../engine/exports/avid-markers.js';
+import { editorExportOptions } from '../engine/exports/editor-options.js';
+import { fcpxmlMarkers } from '../engine/exports/fcpxml.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
+import { premiereXml } from '../engine/exports/premiere-xml.js';
 import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
@@ -17,6 +21,7 @@ import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
+import type { MediaInfo } from '../engine/types.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
@@ -102,7 +107,16 @@ export const LOCAL_URLS: JobUrls = {
 
 /** Job URLs on the REST door. */
 export function restUrls(base: string): JobUrls {
-  const artifactPaths: Record<string, string> = { 'report.json': 'report', 'receipt.json': 'receipt', 'markers.csv': 'artifacts/markers', 'markers.edl': 'artifacts/edl' };
+  const artifactPaths: Record<string, string> = {
+    'report.json': 'report',
+    'receipt.json': 'receipt',
+    'markers.csv': 'artifacts/markers',
+    'markers.edl': 'artifacts/edl',
+    'markers.fcpxml': 'artifacts/fcpxml',
+    'markers-avid.txt': 'artifacts/avid',
+    'markers-premiere.xml': 'artifacts/premiere',
+    'report.html': 'report.html',
+  };
   return {
     status: (id) => `${base}/v1/qc/jobs/${id}`,
     report: (id) => `${base}/v1/qc/jobs/${id}/report`,
@@ -730,7 +744,7 @@ export class PreflightService {
   private async finish(
     record: JobRecord,
     report: Report,
-    info: Parameters<typeof meteredMinutes>[0],
+    info: MediaInfo,
     input: Pick<CreateJobInput, 'profile' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
     t0: number,
   ): Promise<void> {
@@ -743,13 +757,17 @@ export class PreflightService {
       usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
       costEstimate: estimate.cost_estimate,
     };
-    const fps = timecodeFpsOf(info as never);
+    const fps = timecodeFpsOf(info);
+    const editor = editorExportOptions(report, info, fps);
     const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
     const receipt = buildReceipt(receiptInputFromReport(report, record.jobId), key);
     const files: [ArtifactRecord['artifact_type'], string, string, string][] = [
       ['report_json', 'report.json', 'application/json', `${JSON.stringify(fullReport, null, 2)}\n`],
       ['markers_csv', 'markers.csv', 'text/csv', markersCsv(report.flags, fps)],
       ['markers_edl', 'markers.edl', 'text/plain', resolveMarkerEdl(report.flags, { fps })],
+      ['markers_fcpxml', 'markers.fcpxml', 'application/xml', fcpxmlMarkers(report.flags, editor)],
+      ['markers_avid', 'markers-avid.txt', 'text/plain', avidMarkers(report.flags, editor)],
+      ['markers_premiere', 'markers-premiere.xml', 'application/xml', premiereXml(report.flags, editor)],
       ['receipt', 'receipt.json', 'application/json', `${JSON.stringify(receipt, null, 2)}\n`],
     ];
     const artifacts = files.map(([type, file, contentType, content]) => ({

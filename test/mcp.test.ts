@@ -104,7 +104,7 @@ describe('preflight mcp over stdio', () => {
       expect.arrayContaining(['job.created', 'job.started', 'stage.probe', 'stage.analyse', 'stage.gates', 'artifacts.written', 'receipt.signed', 'job.completed']),
     );
     const artifacts = await ok<{ artifacts: { artifact_type: string }[] }>('qc_get_artifacts', { job_id: run.job_id });
-    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_csv', 'markers_edl', 'receipt', 'report_json']);
+    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_avid', 'markers_csv', 'markers_edl', 'markers_fcpxml', 'markers_premiere', 'receipt', 'report_json']);
     const csv = await ok<{ csv: string; rows: number }>('qc_get_marker_csv', { job_id: run.job_id });
     expect(csv.csv).toContain('black_frames');
     expect(csv.rows).toBeGreaterThan(0);

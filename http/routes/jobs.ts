@@ -115,6 +115,18 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
     responses: { 200: { description: 'CMX-3600 marker EDL', schema: z.string(), contentType: 'text/plain' } },
   }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'markers.edl').content, contentType: 'text/plain; charset=utf-8' }));
 
+  const editorExports: [string, string, string, string][] = [
+    ['fcpxml', 'markers.fcpxml', 'Final Cut Pro markers (FCPXML 1.9)', 'application/xml'],
+    ['avid', 'markers-avid.txt', 'Avid Media Composer markers', 'text/plain'],
+    ['premiere', 'markers-premiere.xml', 'Premiere Pro markers (FCP7 XML)', 'application/xml'],
+  ];
+  for (const [name, file, summary, contentType] of editorExports) {
+    registerRoute(app, auth, {
+      method: 'get', path: `/v1/qc/jobs/{job_id}/artifacts/${name}`, tag: 'QC', auth: 'reports:read', summary, params: JobIdParams,
+      responses: { 200: { description: summary, schema: z.string(), contentType } },
+    }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, file).content, contentType: `${contentType}; charset=utf-8` }));
+  }
+
   registerRoute(app, auth, {
     method: 'get', path: '/v1/qc/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
     description: 'A BLOCK receipt lists the failed gates in `blocked`. Verify it publicly with POST /v1/public/receipts/verify.',

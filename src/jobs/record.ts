@@ -18,7 +18,7 @@ export interface JobRequest {
 }
 
 export interface ArtifactRecord {
-  artifact_type: 'report_json' | 'markers_csv' | 'markers_edl' | 'receipt';
+  artifact_type: 'report_json' | 'markers_csv' | 'markers_edl' | 'markers_fcpxml' | 'markers_avid' | 'markers_premiere' | 'report_html' | 'receipt';
   file: string;
   contentType: string;
   bytes: number;

@@ -6,6 +6,7 @@ import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
 import { avidMarkers } from '../engine/exports/avid-markers.js';
+import { renderReportHtml } from '../engine/report-html/index.js';
 import { editorExportOptions } from '../engine/exports/editor-options.js';
 import { fcpxmlMarkers } from '../engine/exports/fcpxml.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
@@ -35,6 +36,7 @@ interface CheckFlags {
   markers?: string;
   edl?: string;
   fcpxml?: string;
+  html?: string;
   avid?: string;
   premiereXml?: string;
   receipt?: string;
@@ -85,11 +87,13 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
   if (flags.fcpxml) writeOutput(flags.fcpxml, fcpxmlMarkers(report.flags, editor), 'FCPXML');
   if (flags.avid) writeOutput(flags.avid, avidMarkers(report.flags, editor), 'Avid markers');
   if (flags.premiereXml) writeOutput(flags.premiereXml, premiereXml(report.flags, editor), 'Premiere XML');
+  let receipt = null;
   if (flags.receipt) {
     const { key } = loadSigningKey({ env: config.env, home: config.home });
-    const receipt = buildReceipt(receiptInputFromReport(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`), key);
+    receipt = buildReceipt(receiptInputFromReport(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`), key);
     writeOutput(flags.receipt, `${JSON.stringify(receipt, null, 2)}\n`, 'receipt');
   }
+  if (flags.html) writeOutput(flags.html, renderReportHtml({ report, signals: result.signals, receipt }), 'HTML report');
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(`${renderSummary(report)}\n`);
   if (report.verdict === 'BLOCK') return EXIT.block;
@@ -148,6 +152,7 @@ function program(): Command {
     .option('--json', 'print the full report as JSON on stdout')
     .option('--markers <out.csv>', 'write the flags as a marker CSV')
     .option('--edl <out.edl>', 'write the flags as a DaVinci Resolve marker EDL')
+    .option('--html <out.html>', 'write the visual report (self-contained HTML)')
     .option('--fcpxml <out.fcpxml>', 'write the flags as Final Cut Pro (FCPXML 1.9) to-do markers')
     .option('--avid <out.txt>', 'write the flags as Avid Media Composer markers')
     .option('--premiere-xml <out.xml>', 'write the flags as Premiere Pro markers (FCP7 XML)')

@@ -21,7 +21,8 @@ import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
-import type { MediaInfo } from '../engine/types.js';
+import type { MediaInfo, Signals } from '../engine/types.js';
+import { renderReportHtml } from '../engine/report-html/index.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
@@ -706,7 +707,7 @@ export class PreflightService {
     let lastStage = '';
     let lastWritten = -1;
     try {
-      const { report, media: info } = await runCheck(media.path, {
+      const { report, media: info, signals } = await runCheck(media.path, {
         profile: input.profile,
         checks: input.checks,
         sidecars: input.sidecars,
@@ -731,7 +732,7 @@ export class PreflightService {
         },
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
-      await this.finish(record, report, info, input, t0);
+      await this.finish(record, report, info, signals, input, t0);
       if (limited) {
         const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
         limited.accounts.afterUsage(limited.principal, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
@@ -745,6 +746,7 @@ export class PreflightService {
     record: JobRecord,
     report: Report,
     info: MediaInfo,
+    signals: Signals,
     input: Pick<CreateJobInput, 'profile' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
     t0: number,
   ): Promise<void> {
@@ -769,6 +771,7 @@ export class PreflightService {
       ['markers_avid', 'markers-avid.txt', 'text/plain', avidMarkers(report.flags, editor)],
       ['markers_premiere', 'markers-premiere.xml', 'application/xml', premiereXml(report.flags, editor)],
       ['receipt', 'receipt.json', 'application/json', `${JSON.stringify(receipt, null, 2)}\n`],
+      ['report_html', 'report.html', 'text/html', renderReportHtml({ report: fullReport, signals, receipt })],
     ];
     const artifacts = files.map(([type, file, contentType, content]) => ({
       artifact_type: type,

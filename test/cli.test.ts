@@ -39,7 +39,8 @@ describe('preflight check', () => {
     const fcpxml = join(work, 'm.fcpxml');
     const avid = join(work, 'm-avid.txt');
     const premiere = join(work, 'm-premiere.xml');
-    const r = await cli(['check', file, '--json', '--markers', markers, '--edl', edl, '--receipt', receipt, '--fcpxml', fcpxml, '--avid', avid, '--premiere-xml', premiere]);
+    const html = join(work, 'report.html');
+    const r = await cli(['check', file, '--json', '--markers', markers, '--edl', edl, '--receipt', receipt, '--fcpxml', fcpxml, '--avid', avid, '--premiere-xml', premiere, '--html', html]);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.verdict).toBe('BLOCK');
@@ -49,6 +50,7 @@ describe('preflight check', () => {
     expect(readFileSync(fcpxml, 'utf8')).toContain('<fcpxml version="1.9">');
     expect(readFileSync(avid, 'utf8').split('\n')[0].split('\t')).toHaveLength(8);
     expect(readFileSync(premiere, 'utf8')).toContain('<xmeml version="4">');
+    expect(readFileSync(html, 'utf8')).toMatch(/<!DOCTYPE html>[\s\S]*black_frames[\s\S]*preflight-receipt\/1/i);
     const signed = JSON.parse(readFileSync(receipt, 'utf8'));
     expect(signed).toMatchObject({ schema: 'preflight-receipt/1', verdict: 'BLOCK', sha256: report.media.sha256 });
     expect(signed.blocked).toContain('black_frames');

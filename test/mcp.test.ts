@@ -90,9 +90,10 @@ describe('preflight mcp over stdio', () => {
     const black = report.flags.find((f) => f.gate === 'black_frames')!;
     expect(black).toMatchObject({ severity: 'BLOCK', timestamp: '00:00:04.000' });
     expect(black.repair.instruction).toContain('00:00:04.000');
-    expect(report.share_url).toMatch(/^preflight:\/\/jobs\/.+\/artifacts\/report.json$/);
+    expect(report.share_url).toMatch(/^preflight:\/\/jobs\/.+\/artifacts\/report.html$/);
     const resource = await client.readResource({ uri: report.share_url });
-    expect(JSON.parse((resource.contents[0] as { text: string }).text).verdict).toBe('BLOCK');
+    expect(resource.contents[0].mimeType).toBe('text/html');
+    expect((resource.contents[0] as { text: string }).text).toMatch(/<!DOCTYPE html>[\s\S]*BLOCK/i);
 
     const job = await ok<{ status: string; progress_pct: number; media_ingress: { sha256: string } }>('qc_get_job', { job_id: run.job_id });
     expect(job).toMatchObject({ status: 'completed', progress_pct: 100 });
@@ -104,7 +105,7 @@ describe('preflight mcp over stdio', () => {
       expect.arrayContaining(['job.created', 'job.started', 'stage.probe', 'stage.analyse', 'stage.gates', 'artifacts.written', 'receipt.signed', 'job.completed']),
     );
     const artifacts = await ok<{ artifacts: { artifact_type: string }[] }>('qc_get_artifacts', { job_id: run.job_id });
-    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_avid', 'markers_csv', 'markers_edl', 'markers_fcpxml', 'markers_premiere', 'receipt', 'report_json']);
+    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_avid', 'markers_csv', 'markers_edl', 'markers_fcpxml', 'markers_premiere', 'receipt', 'report_html', 'report_json']);
     const csv = await ok<{ csv: string; rows: number }>('qc_get_marker_csv', { job_id: run.job_id });
     expect(csv.csv).toContain('black_frames');
     expect(csv.rows).toBeGreaterThan(0);

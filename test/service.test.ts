@@ -37,7 +37,7 @@ describe('service', () => {
     expect([...elapsed].sort((a, b) => a - b)).toEqual(elapsed);
     expect(job.mediaIngress).toMatchObject({ mode: 'local_or_remote_source', storageMode: 'durable_filesystem', ephemeral: false });
     expect(JSON.stringify(job)).not.toContain(home);
-    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['events.jsonl', 'markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.json']);
+    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['events.jsonl', 'markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.html', 'report.json']);
     expect(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).jobs).toHaveLength(1);
   });
 

@@ -189,7 +189,8 @@ export const TOOLS = [
     }),
     async run(env, args) {
       const report = await env.service.getReport(env.principal, args.job_id);
-      const share = (await env.service.getArtifacts(env.principal, args.job_id)).find((a) => a.artifact_type === 'report_json');
+      const artifacts = await env.service.getArtifacts(env.principal, args.job_id);
+      const share = artifacts.find((a) => a.artifact_type === 'report_html') ?? artifacts.find((a) => a.artifact_type === 'report_json');
       return {
         verdict: report.verdict,
         flags: report.flags,

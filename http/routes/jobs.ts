@@ -96,6 +96,12 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
+    method: 'get', path: '/v1/qc/jobs/{job_id}/report.html', tag: 'QC', auth: 'reports:read', summary: 'Visual report (self-contained HTML)', params: JobIdParams,
+    description: 'Verdict, flag timeline, contact sheet with outlined regions, loudness chart, waveform, gates and receipt. No external requests.',
+    responses: { 200: { description: 'HTML page', schema: z.string(), contentType: 'text/html' } },
+  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'report.html').content, contentType: 'text/html; charset=utf-8' }));
+
+  registerRoute(app, auth, {
     method: 'get', path: '/v1/qc/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
     responses: { 200: { description: 'Events in order', schema: EventsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));

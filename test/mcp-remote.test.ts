@@ -171,7 +171,7 @@ describe('preflight mcp in remote mode', () => {
     const report = await ok<{ verdict: string; flags: { gate: string; severity: string; timestamp: string }[]; share_url: string }>('qc_get_report', { job_id: run.job_id });
     expect(report.verdict).toBe('BLOCK');
     expect(report.flags.find((f) => f.gate === 'black_frames')).toMatchObject({ severity: 'BLOCK', timestamp: '00:00:04.000' });
-    expect(report.share_url).toBe(`${serverUrl}/v1/qc/jobs/${run.job_id}/report`);
+    expect(report.share_url).toBe(`${serverUrl}/v1/qc/jobs/${run.job_id}/report.html`);
 
     // The job lives on the server, in the key's workspace.
     const listed = await api('GET', '/v1/qc/jobs', apiKey);
@@ -184,7 +184,7 @@ describe('preflight mcp in remote mode', () => {
     const events = await ok<{ events: { event_type: string }[] }>('qc_get_events', { job_id: run.job_id });
     expect(events.events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['job.created', 'job.queued', 'job.started', 'job.completed']));
     const artifacts = await ok<{ artifacts: { artifact_type: string }[] }>('qc_get_artifacts', { job_id: run.job_id });
-    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_csv', 'markers_edl', 'receipt', 'report_json']);
+    expect(artifacts.artifacts.map((a) => a.artifact_type).sort()).toEqual(['markers_avid', 'markers_csv', 'markers_edl', 'markers_fcpxml', 'markers_premiere', 'receipt', 'report_html', 'report_json']);
     const csv = await ok<{ csv: string; rows: number }>('qc_get_marker_csv', { job_id: run.job_id });
     expect(csv.csv).toContain('black_frames');
     expect(csv.rows).toBeGreaterThan(0);

@@ -397,7 +397,7 @@ describe('every bearer endpoint of the OpenAPI document', () => {
         const body = op.requestBody ? {} : undefined;
         expectError(await api(strict, verb, concrete, { body }), 401, 'unauthorized');
         const scope = op['x-required-scope']!;
-        expect(scope, `${verb} ${path}`).toBeTruthy();
+        expect(scope, `${verb} ${path}`).toMatch(/^[a-z_]+(:[a-z_]+)?$/);
         const lacking = scope === 'jobs:read' ? uploadsOnly : jobsRead;
         expectError(await api(strict, verb, concrete, { key: lacking, body }), 403);
         if (op.requestBody) {

@@ -60,7 +60,7 @@ describe('preflight mcp over stdio', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
     expect(tools).toHaveLength(15);
     for (const t of tools) {
-      expect(t.title, t.name).toBeTruthy();
+      expect(t.title?.length, t.name).toBeGreaterThan(3);
       expect(t.description!.length, t.name).toBeGreaterThan(60);
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');

@@ -28,7 +28,7 @@ describe('service', () => {
   it('runs a sync job to completion with the QcJob fields, real stage timings and artifacts on disk', async () => {
     const { svc, home } = await service();
     const { job } = await svc.createJob(alice, { file_path: await fx.clean(), profile: 'generic_creator_video' });
-    expect(QcJobSchema.parse(job)).toBeTruthy();
+    expect(QcJobSchema.safeParse(job).success).toBe(true);
     expect(job).toMatchObject({ status: 'completed', verdict: 'PASS', progressPct: 100, minutesMetered: 1, profile: 'generic_creator_video', requestedProfile: 'generic_creator_video' });
     expect(job.processingDurationMs).toBeGreaterThan(0);
     const stages = job.observability!.stages.map((s) => s.status);

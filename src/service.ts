@@ -1,12 +1,6 @@
 // The service: every capability is one operation `op(principal, input, ctx)`; the MCP and REST doors only translate.
 import { EngineError } from '../engine/errors.js';
-import { runCheck, timecodeFpsOf } from '../engine/check.js';
-import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
-import { avidMarkers } from '../engine/exports/avid-markers.js';
-import { editorExportOptions } from '../engine/exports/editor-options.js';
-import { fcpxmlMarkers } from '../engine/exports/fcpxml.js';
-import { markersCsv } from '../engine/exports/markers-csv.js';
-import { premiereXml } from '../engine/exports/premiere-xml.js';
+import { runCheck } from '../engine/check.js';
 import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
@@ -15,6 +9,7 @@ import { planById, withCustomEconomics } from './billing/plans.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
+import { jobArtifactFiles } from './jobs/artifacts.js';
 import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
@@ -22,7 +17,6 @@ import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo, Signals } from '../engine/types.js';
-import { renderReportHtml } from '../engine/report-html/index.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
@@ -759,21 +753,10 @@ export class PreflightService {
       usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
       costEstimate: estimate.cost_estimate,
     };
-    const fps = timecodeFpsOf(info);
-    const editor = editorExportOptions(report, info, fps);
     const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
     const receipt = buildReceipt(receiptInputFromReport(report, record.jobId), key);
-    const files: [ArtifactRecord['artifact_type'], string, string, string][] = [
-      ['report_json', 'report.json', 'application/json', `${JSON.stringify(fullReport, null, 2)}\n`],
-      ['markers_csv', 'markers.csv', 'text/csv', markersCsv(report.flags, fps)],
-      ['markers_edl', 'markers.edl', 'text/plain', resolveMarkerEdl(report.flags, { fps })],
-      ['markers_fcpxml', 'markers.fcpxml', 'application/xml', fcpxmlMarkers(report.flags, editor)],
-      ['markers_avid', 'markers-avid.txt', 'text/plain', avidMarkers(report.flags, editor)],
-      ['markers_premiere', 'markers-premiere.xml', 'application/xml', premiereXml(report.flags, editor)],
-      ['receipt', 'receipt.json', 'application/json', `${JSON.stringify(receipt, null, 2)}\n`],
-      ['report_html', 'report.html', 'text/html', renderReportHtml({ report: fullReport, signals, receipt })],
-    ];
-    const artifacts = files.map(([type, file, contentType, content]) => ({
+    const files = jobArtifactFiles(fullReport, info, signals, receipt);
+    const artifacts = files.map(({ type, file, contentType, content }) => ({
       artifact_type: type,
       file,
       contentType,

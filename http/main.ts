@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
 import { collectOperationalState } from '../src/public/operational.js';
-import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
+import { PreflightService } from '../src/service.js';
 import { WebhookService } from '../src/webhooks/index.js';
 import { accountRoutes } from './routes/accounts.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -66,18 +66,11 @@ async function main(): Promise<void> {
     { port: opts.port, host: opts.host, publicUrl: opts.publicUrl, restUrls: true },
   );
   webhooks.startWorker();
-  let draining = false;
   // PREFLIGHT_QUEUE_WORKER=off leaves queued jobs for POST /v1/qc/jobs/drain alone (tests, or an external scheduler).
-  const queueWorker = setInterval(() => {
-    if (config.env.PREFLIGHT_QUEUE_WORKER === 'off') return;
-    if (draining) return;
-    draining = true;
-    service
-      .drain(LOCAL_PRINCIPAL, { limit: 1 })
-      .catch((err: Error) => process.stderr.write(`preflight serve: drain failed: ${err.message}\n`))
-      .finally(() => (draining = false));
-  }, 1000);
-  queueWorker.unref();
+  const stopQueue =
+    config.env.PREFLIGHT_QUEUE_WORKER === 'off'
+      ? () => {}
+      : service.startQueueWorker((err) => process.stderr.write(`preflight serve: drain failed: ${err.message}\n`));
   if (access.created) {
     process.stdout.write(`Operator API key (shown once, store it now): ${access.created}\n`);
   }
@@ -86,7 +79,7 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    clearInterval(queueWorker);
+    stopQueue();
     await door.close();
     await webhooks.stopWorker();
     await service.close();

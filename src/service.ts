@@ -610,6 +610,23 @@ export class PreflightService {
     return record;
   }
 
+  /**
+   * Drains queued jobs in the background, one at a time and never overlapping itself, until the returned stop
+   * function is called. Failures are reported through `onError` (the job itself records why it failed).
+   */
+  startQueueWorker(onError: (err: Error) => void, intervalMs = 1000): () => void {
+    let draining = false;
+    const timer = setInterval(() => {
+      if (draining || this.closed) return;
+      draining = true;
+      this.drain(LOCAL_PRINCIPAL, { limit: 1 })
+        .catch(onError)
+        .finally(() => (draining = false));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Processes queued jobs of the caller's workspace (all workspaces for operators), oldest first. */
   async drain(principal: Principal, query: { limit?: number }, ctx: OpContext = {}): Promise<{ processed: number; jobs: QcJob[] }> {
     const limit = Math.min(25, Math.max(1, query.limit ?? 10));

@@ -99,19 +99,10 @@ export async function main(): Promise<void> {
     exitWithError(err);
   }
   const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMs() });
-  // Queued (process_async) jobs are drained in the background, one at a time.
-  let draining = false;
-  const worker = setInterval(() => {
-    if (draining) return;
-    draining = true;
-    service
-      .drain(LOCAL_PRINCIPAL, { limit: 1 })
-      .catch((err: Error) => process.stderr.write(`preflight mcp: drain failed: ${err.message}\n`))
-      .finally(() => (draining = false));
-  }, 1000);
-  worker.unref();
+  // Queued (process_async) jobs are drained in the background.
+  const stopQueue = service.startQueueWorker((err) => process.stderr.write(`preflight mcp: drain failed: ${err.message}\n`));
   await serveOverStdio(server, async () => {
-    clearInterval(worker);
+    stopQueue();
     await door?.close();
     await service.close();
   });

@@ -5,6 +5,7 @@ import type { DeliveryProfileId } from '../profiles/index.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, MediaInfo, Severity, VideoStreamInfo } from '../types.js';
 import { legalLevelsMatrix } from '../video/legal-levels.js';
 import { gateResult, round, skippedGate } from './common.js';
+import { isVerticalDelivery } from '../profiles/threshold-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Threshold access
@@ -773,7 +774,6 @@ function runFormatSpec(ctx: GateContext): ReturnType<GateDefinition['run']> {
 // ---------------------------------------------------------------------------------------------------------------
 // shorts_format
 
-const VERTICAL_DELIVERIES: readonly string[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 
 function parseAspect(value: unknown): number | null {
   const m = typeof value === 'string' ? /^(\d+):(\d+)$/.exec(value) : null;
@@ -889,7 +889,7 @@ function runShortsFormat(ctx: GateContext): ReturnType<GateDefinition['run']> {
     orientation: orientationOf(video),
     durationSeconds: round(media.durationSeconds, 3),
     deliveryProfile: ctx.deliveryProfile.id,
-    deliveryIsVertical: VERTICAL_DELIVERIES.includes(ctx.deliveryProfile.id),
+    deliveryIsVertical: isVerticalDelivery(ctx.deliveryProfile.id as DeliveryProfileId),
   };
   const flags = [...shortsShape(media, video, th), ...shortsDuration(media, th), ...shortsResolution(media, video, th)];
   return gateResult('shorts_format', measurements, flags);

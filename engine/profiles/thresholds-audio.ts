@@ -1,16 +1,8 @@
 // Thresholds of the audio gates (loudness, clipping, dead_air, channel_balance) per delivery profile, with sources.
 // Where a band (WATCH vs BLOCK) is our decision rather than a published number, `source` says why.
-import type { GateThresholds, ThresholdValue } from '../types.js';
+import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
-
-const SHORT_FORM: DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
+import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
 
 const R128 = 'EBU R 128 (2020, rev. 3) via EBU Tech 3343-2023 §5/§11';
 const APPLE_PODCASTS = 'Apple Podcasts audio requirements (podcasters.apple.com/support/893-audio-requirements, as quoted by upliftorch.com)';
@@ -123,7 +115,7 @@ function clipping(): GateThresholds {
 
 function deadAir(delivery: DeliveryProfileId): GateThresholds {
   const podcast = delivery === 'podcast_delivery';
-  const shortForm = SHORT_FORM.includes(delivery);
+  const shortForm = VERTICAL_DELIVERIES.includes(delivery);
   const [watch, block] = podcast ? [3, 8] : shortForm ? [1.5, 3] : [2, 5];
   const why = podcast
     ? 'speech has natural pauses of 2–3 s; a podcast allows longer ones'

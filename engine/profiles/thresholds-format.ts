@@ -4,13 +4,7 @@
 // specs are contractual, so a deviation is BLOCK (`deviationSeverity`).
 import type { GateThresholds, ThresholdValue } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
+import { t } from './threshold-values.js';
 
 const YOUTUBE_UPLOAD = 'YouTube Help "Recommended upload encoding settings" (support.google.com/youtube/answer/1722171)';
 const META_REELS = 'Meta/Instagram Reels publishing specs as quoted by help.circleboom.com';

@@ -1,18 +1,12 @@
 // Thresholds of the manifest-media gates (declared contact sheets, opening text, source scrub, asset triage, mix
 // balance, declared text boxes) per delivery profile, with sources. Most are Preflight house rules: no standard
 // gives a number for a pipeline's own declarations.
-import type { GateThresholds, ThresholdValue } from '../types.js';
+import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
+import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
 
 /** Delivery profiles shown full-screen 9:16 under platform UI overlays. */
-export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
+export { VERTICAL_DELIVERIES };
 
 const isVertical = (delivery: DeliveryProfileId) => VERTICAL_DELIVERIES.includes(delivery);
 

@@ -1,19 +1,11 @@
 // Thresholds of the manifest structure gates (repeat_fatigue, speaker_visual_binding, static_head_dominance,
 // literal_subject_match, visual_narration_match, first_three_seconds, end_screen_tease, rehook_cadence) per delivery
 // profile. Short-form (vertical) deliveries are judged on a faster clock than long form.
-import type { GateThresholds, ThresholdValue } from '../types.js';
+import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
+import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
 
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
-
-const SHORT_FORM: DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
-
-const isShortForm = (delivery: DeliveryProfileId) => SHORT_FORM.includes(delivery);
+const isShortForm = (delivery: DeliveryProfileId) => VERTICAL_DELIVERIES.includes(delivery);
 
 function repeatFatigue(short: boolean): GateThresholds {
   return {

@@ -4,18 +4,10 @@
 import { STAGE_DIRECTION_WORDS } from '../text/annotations.js';
 import type { GateThresholds, ThresholdValue } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
+import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
 
 const house = (value: ThresholdValue['value'], unit: string, why: string): ThresholdValue => t(value, unit, `Preflight house rule: ${why}`, 'house');
 const list = (value: string[], why: string): ThresholdValue => t(value, 'list', `Preflight house list: ${why}`, 'house');
-
-const VERTICAL: DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 
 function spokenLeaks(): GateThresholds {
   return {
@@ -116,7 +108,7 @@ function scriptFaithfulness(delivery: DeliveryProfileId): GateThresholds {
 }
 
 function sentenceBoundary(delivery: DeliveryProfileId): GateThresholds {
-  const vertical = VERTICAL.includes(delivery);
+  const vertical = VERTICAL_DELIVERIES.includes(delivery);
   const podcast = delivery === 'podcast_delivery';
   const [tailWatch, tailBlock, tailWhy] = vertical
     ? [4, 10, 'a short loses viewers (and loops) on seconds without speech at the end']

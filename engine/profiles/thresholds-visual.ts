@@ -1,15 +1,7 @@
 // Thresholds of the visual gates (black_frames, loop_freeze, canvas_fill) per delivery profile, with sources.
-import type { GateThresholds, ThresholdValue } from '../types.js';
+import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-
-const t = (value: ThresholdValue['value'], unit: string, source: string, confidence: ThresholdValue['confidence']): ThresholdValue => ({
-  value,
-  unit,
-  source,
-  confidence,
-});
-
-const VERTICAL: DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
+import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
 
 function blackFrames(): GateThresholds {
   return {
@@ -33,7 +25,7 @@ function loopFreeze(delivery: DeliveryProfileId): GateThresholds {
 }
 
 function canvasFill(delivery: DeliveryProfileId): GateThresholds {
-  const vertical = VERTICAL.includes(delivery);
+  const vertical = VERTICAL_DELIVERIES.includes(delivery);
   return {
     watchAreaPct: t(5, '% of picture', 'Preflight house rule: bars or blurred fill over 5 % of the picture are visible padding', 'house'),
     blockAreaPct: t(

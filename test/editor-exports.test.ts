@@ -2,33 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { avidComment, avidMarkers, AVID_FIELD_COUNT, AVID_MAX_COMMENT_LENGTH } from '../engine/exports/avid-markers.js';
 import { type EditorExportOptions, fcpxFrameDuration, fcpxTime, fcpxmlMarkers, mediaUrl, xmlSafeText } from '../engine/exports/fcpxml.js';
 import { premiereXml, sequenceRate } from '../engine/exports/premiere-xml.js';
-import type { Flag } from '../engine/types.js';
+import { FLAGS, blackFrames, flag, loudness, safeArea } from './helpers/flags.js';
 
-function flag(overrides: Partial<Flag> & Pick<Flag, 'id' | 'gate' | 'severity' | 'start' | 'end' | 'summary'>, repair: Partial<Flag['repair']> = {}): Flag {
-  return {
-    timestamp: '',
-    timecode: '',
-    frame: 0,
-    evidence: {},
-    ...overrides,
-    repair: { action: 'review', instruction: 'Review the span.', verify: 'Re-run the check.', reachable: true, ...repair },
-  };
-}
-
-// The three hand-built flags of test/exports.test.ts, deliberately out of time order.
-const blackFrames = flag(
-  { id: 'f_0001', gate: 'black_frames', severity: 'BLOCK', start: 62.5, end: 65, summary: '2.5 s of black picture mid-programme' },
-  { action: 're_render_span', instruction: 'Replace 00:01:02.500-00:01:05.000 with picture, or cut the span and re-render.' },
-);
-const loudness = flag(
-  { id: 'f_0002', gate: 'loudness', severity: 'WATCH', start: 0, end: 120.25, summary: 'Integrated -16.2 LUFS, 2.2 LU under "video site" target' },
-  { action: 'normalize_loudness', instruction: 'Run: ffmpeg -i in.mp4 -af loudnorm=I=-14:TP=-1.0 out.mp4\nthen re-check | compare' },
-);
-const safeArea = flag(
-  { id: 'f_0003', gate: 'text_safe_area', severity: 'WATCH', start: 12.04, end: 12.04, summary: '-Caption outside the graphics-safe area' },
-  { action: 'edit_overlay', instruction: '@bottom: move caption up 40 px', reachable: false },
-);
-const FLAGS = [blackFrames, loudness, safeArea];
 const OPTIONS: EditorExportOptions = { fps: 25, durationSeconds: 125, mediaName: 'Episode 12 (final).mov' };
 
 const EXPORTERS = { fcpxmlMarkers, premiereXml, avidMarkers };

@@ -1,60 +1,14 @@
+import { videoOnly } from './helpers/media-info.js';
 import { describe, expect, it } from 'vitest';
 import { manifestGates } from '../engine/gates/manifest.js';
 import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
 import { manifestThresholds } from '../engine/profiles/thresholds-manifest.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
-import type { FlagDraft, GateResult, MediaInfo, Signals, VideoSignals, VideoStreamInfo } from '../engine/types.js';
+import type { FlagDraft, GateResult, MediaInfo, Signals, VideoSignals } from '../engine/types.js';
 
 // ---------------------------------------------------------------- fixtures
 
-function videoStream(width: number, height: number, durationSeconds: number): VideoStreamInfo {
-  return {
-    index: 0,
-    codec: 'h264',
-    profile: 'High',
-    width,
-    height,
-    displayWidth: width,
-    displayHeight: height,
-    sampleAspectRatio: '1:1',
-    displayAspectRatio: width > height ? '16:9' : '9:16',
-    rotation: 0,
-    pixelFormat: 'yuv420p',
-    bitDepth: 8,
-    colorRange: 'tv',
-    colorSpace: 'bt709',
-    colorTransfer: 'bt709',
-    colorPrimaries: 'bt709',
-    hdr: false,
-    fieldOrder: 'progressive',
-    fps: 25,
-    avgFps: 25,
-    variableFrameRate: false,
-    startSeconds: 0,
-    durationSeconds,
-    frameCount: durationSeconds * 25,
-    attachedPicture: false,
-  };
-}
-
-function media(width: number, height: number, durationSeconds: number): MediaInfo {
-  return {
-    path: '/media/programme.mp4',
-    kind: 'video',
-    container: 'mov,mp4,m4a,3gp,3g2,mj2',
-    formatLongName: 'QuickTime / MOV',
-    sizeBytes: 40_000_000,
-    durationSeconds,
-    bitRate: 6_000_000,
-    startSeconds: 0,
-    video: videoStream(width, height, durationSeconds),
-    audio: null,
-    videoStreamCount: 1,
-    audioStreamCount: 0,
-    subtitleStreamCount: 0,
-    otherStreams: [],
-  };
-}
+const media = (width: number, height: number, durationSeconds: number) => videoOnly(width, height, durationSeconds, 25);
 
 const LONG_FORM = media(1920, 1080, 120);
 const SHORT = media(1080, 1920, 45);

@@ -1,3 +1,4 @@
+import { videoOnly } from './helpers/media-info.js';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,50 +21,7 @@ const GATE_IDS = [
   'hallucinated_plate_text',
 ];
 
-function videoMedia(width: number, height: number, durationSeconds: number): MediaInfo {
-  return {
-    path: '/tmp/edit.mp4',
-    kind: 'video',
-    container: 'mov,mp4,m4a,3gp,3g2,mj2',
-    formatLongName: null,
-    sizeBytes: 1,
-    durationSeconds,
-    bitRate: null,
-    startSeconds: 0,
-    video: {
-      index: 0,
-      codec: 'h264',
-      profile: 'High',
-      width,
-      height,
-      displayWidth: width,
-      displayHeight: height,
-      sampleAspectRatio: '1:1',
-      displayAspectRatio: null,
-      rotation: 0,
-      pixelFormat: 'yuv420p',
-      bitDepth: 8,
-      colorRange: 'tv',
-      colorSpace: 'bt709',
-      colorTransfer: 'bt709',
-      colorPrimaries: 'bt709',
-      hdr: false,
-      fieldOrder: 'progressive',
-      fps: 30,
-      avgFps: 30,
-      variableFrameRate: false,
-      startSeconds: 0,
-      durationSeconds,
-      frameCount: durationSeconds * 30,
-      attachedPicture: false,
-    },
-    audio: null,
-    videoStreamCount: 1,
-    audioStreamCount: 0,
-    subtitleStreamCount: 0,
-    otherStreams: [],
-  };
-}
+const videoMedia = (width: number, height: number, durationSeconds: number) => videoOnly(width, height, durationSeconds);
 
 const LANDSCAPE = videoMedia(1920, 1080, 60);
 const VERTICAL = videoMedia(1080, 1920, 30);

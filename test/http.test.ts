@@ -1,51 +1,24 @@
 // The REST door through real HTTP on loopback ports: `preflight serve` in its own process, real keys, real uploads,
 // real webhook receivers. Every target is 127.0.0.1.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignatureHeader } from '../src/webhooks/index.js';
 import * as fx from './helpers/fixtures.js';
+import { BIN, freePort, startServe, type RunningServer } from './helpers/serve.js';
 
-const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
 const OPERATOR_KEY = 'op_test_key_0123456789abcdef0123456789abcdef';
 const CHECKOUT_SECRET = 'checkout-secret-for-tests';
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const srv = createNetServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => done(port));
-    });
-  });
-}
 
-interface RunningServer {
-  url: string;
-  proc: ChildProcess;
-  home: string;
-}
 
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
-  const home = mkdtempSync(join(tmpdir(), 'preflight-http-'));
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
-    env: { ...process.env, PREFLIGHT_HOME: home, PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await new Promise<void>((ready, fail) => {
-    proc.stdout!.on('data', (d: Buffer) => d.toString().includes('listening on') && ready());
-    proc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, proc, home };
+function startServer(env: Record<string, string>): Promise<RunningServer> {
+  return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', ...env });
 }
 
 async function api(server: RunningServer, method: string, path: string, opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}) {

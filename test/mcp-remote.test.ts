@@ -2,7 +2,6 @@
 // PREFLIGHT_API_KEY (and a data dir of its own) driven by a real MCP client over stdio.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,20 +10,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../tools/definitions.js';
 import * as fx from './helpers/fixtures.js';
+import { freePort, startServe } from './helpers/serve.js';
 
 const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
 const OPERATOR_KEY = 'op_remote_test_key_0123456789abcdef0123456789';
 const work = mkdtempSync(join(tmpdir(), 'preflight-mcp-remote-work-'));
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => done(port));
-    });
-  });
-}
 
 let serverUrl: string;
 let serverProc: ChildProcess;
@@ -32,24 +23,9 @@ let apiKey: string;
 const clients: Client[] = [];
 
 async function startServer(): Promise<void> {
-  const port = await freePort();
-  serverUrl = `http://127.0.0.1:${port}`;
-  serverProc = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
-    env: {
-      ...process.env,
-      PREFLIGHT_HOME: mkdtempSync(join(tmpdir(), 'preflight-remote-server-')),
-      PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY,
-      PREFLIGHT_SIGNING_KEY: 'remote-test-signing-key-0123456789',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  serverProc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await new Promise<void>((ready, fail) => {
-    serverProc.stdout!.on('data', (d: Buffer) => d.toString().includes('listening on') && ready());
-    serverProc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
-  });
+  const server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'remote-test-signing-key-0123456789' });
+  serverUrl = server.url;
+  serverProc = server.proc;
 }
 
 async function api(method: string, path: string, key: string, body?: unknown) {

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../tools/definitions.js';
 import * as fx from './helpers/fixtures.js';
+import { freePort } from './helpers/serve.js';
 import { generate } from './helpers/media.js';
 
 const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
@@ -219,16 +220,6 @@ async function pollJob(c: Client, id: string): Promise<Record<string, unknown>> 
   throw new Error(`job ${id} did not finish`);
 }
 
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolvePort) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 describe('preflight mcp --http: uploads through the HTTP door in the same process', () => {
   it('reserves a signed PUT URL, stores the bytes over real HTTP, and checks the upload', async () => {

@@ -27,6 +27,16 @@ export interface Report {
   createdAt: string;
 }
 
+/** An asset is upload-ready unless a BLOCK flag remains (WATCH is upload-ready, receipted as PASS). */
+export const isUploadReady = (verdict: Verdict): boolean => verdict !== 'BLOCK';
+
+/** The one sentence every surface (CLI, visual report, agent tools) says about a verdict. */
+export const UPLOAD_READINESS: Record<Verdict, string> = {
+  PASS: 'Upload-ready. No gate raised a flag.',
+  WATCH: 'Upload-ready with WATCH flags: review them before publishing.',
+  BLOCK: 'Not upload-ready: fix every BLOCK flag and re-run the check.',
+};
+
 export function verdictOf(flags: { severity: string }[]): Verdict {
   if (flags.some((f) => f.severity === 'BLOCK')) return 'BLOCK';
   if (flags.some((f) => f.severity === 'WATCH')) return 'WATCH';

@@ -1,7 +1,7 @@
 // One definition per agent tool: input and output schemas (zod) and a thin call onto a service operation.
 import { z } from 'zod';
 import { ReceiptSchema, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
-import type { Report } from '../engine/report.js';
+import { isUploadReady, UPLOAD_READINESS, type Report } from '../engine/report.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
@@ -76,7 +76,7 @@ function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<t
         : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`;
   const summary =
     job.status === 'completed'
-      ? `${job.verdict}: ${job.verdict === 'BLOCK' ? 'not upload-ready' : job.verdict === 'WATCH' ? 'upload-ready, review the WATCH flags' : 'upload-ready'} (${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered).`
+      ? `${job.verdict}: ${UPLOAD_READINESS[job.verdict!]} (${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered)`
       : job.status === 'failed'
         ? `Check failed: ${job.failureReason}`
         : `Check ${job.status} (${job.progressPct} %).`;
@@ -198,7 +198,7 @@ export const TOOLS = [
         transcript_evidence: report.flags.filter((f) => TRANSCRIPT_GATES.has(f.gate)),
         share_url: share?.url ?? '',
         gates: report.gates.map((g) => ({ gate: g.gate, status: g.status, ...(g.reason ? { reason: g.reason } : {}), measurements: g.measurements })),
-        upload_ready: report.verdict !== 'BLOCK',
+        upload_ready: isUploadReady(report.verdict),
         schema_version: report.schemaVersion,
       };
     },

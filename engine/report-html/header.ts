@@ -1,14 +1,10 @@
 // The page header: the verdict in colour with its upload-readiness sentence, and what was checked against what.
-import type { Report } from '../report.js';
+import { UPLOAD_READINESS, type Report } from '../report.js';
 import type { Verdict } from '../types.js';
 import { durationText } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
-export const READINESS: Record<Verdict, string> = {
-  PASS: 'Upload-ready: no gate raised a flag.',
-  WATCH: 'Upload-ready with WATCH flags: review them before publishing.',
-  BLOCK: 'Not upload-ready: fix every BLOCK flag and re-run the check.',
-};
+export const READINESS: Record<Verdict, string> = UPLOAD_READINESS;
 
 function fact(label: string, value: string | SafeHtml): SafeHtml {
   return html`<div><dt>${label}</dt><dd>${value}</dd></div>`;

@@ -1,4 +1,4 @@
-import type { Report } from '../../engine/report.js';
+import { UPLOAD_READINESS, type Report } from '../../engine/report.js';
 
 const STATUS_MARK: Record<string, string> = { pass: 'pass ', watch: 'WATCH', block: 'BLOCK', skipped: 'skip ', error: 'ERROR' };
 
@@ -36,12 +36,6 @@ export function renderSummary(report: Report): string {
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   lines.push('');
-  lines.push(
-    report.verdict === 'BLOCK'
-      ? 'Not upload-ready: fix every BLOCK flag and re-run the check.'
-      : report.verdict === 'WATCH'
-        ? 'Upload-ready with WATCH flags: review them before publishing.'
-        : 'Upload-ready.',
-  );
+  lines.push(UPLOAD_READINESS[report.verdict]);
   return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
 import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
 import { VideoFrameAccumulator } from './video/frame-stats.js';
+import { OCR_STREAM_FPS, ocrPictureSize, TextSampler } from './ocr/sampler.js';
 import { LegalLevelsAccumulator, legalLevelsMatrix, legalLevelsPixelFormat } from './video/legal-levels.js';
 
 /** Long side of the luma analysis picture, px. */
@@ -20,6 +21,8 @@ export const LEGAL_LEVEL_INTERVAL_SECONDS = 2;
 const LEGAL_LEVEL_MAX_SAMPLES = 60;
 /** Sparse R103 samples are taken at most this wide (the R103 measurement filter is a low-pass anyway). */
 const LEGAL_LEVEL_MAX_WIDTH = 1920;
+/** OCR calls queued before the pipe feeding them is paused (each holds one RGB frame). */
+const MAX_OCR_BACKLOG = 3;
 /** A pass with no output for this long is stuck. */
 const STALL_MS = 60_000;
 
@@ -62,6 +65,7 @@ interface Plan {
   video: { fd: number; width: number; height: number; fps: number } | null;
   legal: { fd: number; width: number; height: number; interval: number } | null;
   audio: { fd: number; channels: number; sampleRate: number } | null;
+  text: { fd: number; width: number; height: number; fps: number } | null;
 }
 
 function legalSampleSize(media: MediaInfo): { width: number; height: number } {
@@ -80,18 +84,24 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
   let video: Plan['video'] = null;
   let legal: Plan['legal'] = null;
   let audio: Plan['audio'] = null;
+  let text: Plan['text'] = null;
   const v = media.video;
-  if (v && (needs.has('video') || needs.has('legal_levels'))) {
+  const wantLuma = needs.has('video') || needs.has('legal_levels');
+  const wantText = needs.has('text') && (media.kind === 'video' || media.kind === 'image');
+  if (v && (wantLuma || wantText)) {
     const wantLegal = needs.has('legal_levels') && media.kind === 'video';
     const src = `[0:${v.index}]`;
-    const branches = wantLegal ? `${src}split=2[vq0][vl0];` : '';
-    const videoIn = wantLegal ? '[vq0]' : src;
-    const { width, height } = analysisSize(media);
-    const fps = media.kind === 'video' ? analysisFps(media) : 0;
-    const rate = media.kind === 'video' ? `fps=${fpsExpression(fps)},` : '';
-    graphs.push(`${branches}${videoIn}${rate}scale=${width}:${height}:flags=area,format=gray[vq]`);
-    maps.push('-map', '[vq]', '-f', 'rawvideo', `pipe:${fd}`);
-    video = { fd: fd++, width, height, fps };
+    const outputs = [wantLuma && 'vq0', wantLegal && 'vl0', wantText && 'vo0'].filter((o): o is string => Boolean(o));
+    if (outputs.length > 1) graphs.push(`${src}split=${outputs.length}${outputs.map((o) => `[${o}]`).join('')}`);
+    const input = (name: string) => (outputs.length > 1 ? `[${name}]` : src);
+    if (wantLuma) {
+      const { width, height } = analysisSize(media);
+      const fps = media.kind === 'video' ? analysisFps(media) : 0;
+      const rate = media.kind === 'video' ? `fps=${fpsExpression(fps)},` : '';
+      graphs.push(`${input('vq0')}${rate}scale=${width}:${height}:flags=area,format=gray[vq]`);
+      maps.push('-map', '[vq]', '-f', 'rawvideo', `pipe:${fd}`);
+      video = { fd: fd++, width, height, fps };
+    }
     if (wantLegal) {
       const size = legalSampleSize(media);
       const interval = Math.max(LEGAL_LEVEL_INTERVAL_SECONDS, Math.ceil(media.durationSeconds / LEGAL_LEVEL_MAX_SAMPLES));
@@ -100,6 +110,14 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
       graphs.push(`[vl0]${pick},scale=${size.width}:${size.height}:flags=area,format=${legalLevelsPixelFormat(v.colorRange)}[vl]`);
       maps.push('-map', '[vl]', '-vsync', 'passthrough', '-f', 'rawvideo', `pipe:${fd}`);
       legal = { fd: fd++, ...size, interval };
+    }
+    if (wantText) {
+      const still = media.kind === 'image';
+      const size = ocrPictureSize(v.displayWidth || v.width, v.displayHeight || v.height, still);
+      const rate = still ? '' : `fps=${OCR_STREAM_FPS},`;
+      graphs.push(`${input('vo0')}${rate}scale=${size.width}:${size.height}:flags=area,format=rgb24[vo]`);
+      maps.push('-map', '[vo]', '-f', 'rawvideo', `pipe:${fd}`);
+      text = { fd: fd++, ...size, fps: still ? 0 : OCR_STREAM_FPS };
     }
   }
   const a = media.audio;
@@ -110,7 +128,7 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', media.path];
   if (graphs.length) args.push('-filter_complex', graphs.join(';'));
   args.push(...maps);
-  return { args, video, legal, audio };
+  return { args, video, legal, audio, text };
 }
 
 /** Cuts a byte stream into fixed-size records, copying each record so consumers may keep it. */
@@ -155,9 +173,9 @@ function timeoutFor(media: MediaInfo): number {
 export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<Signals> {
   const started = performance.now();
   const p = plan(media, opts.needs);
-  if (!p.video && !p.audio) return { video: null, audio: null, analysisMs: 0 };
+  if (!p.video && !p.audio && !p.text) return { video: null, audio: null, analysisMs: 0 };
 
-  const maxFd = Math.max(p.video?.fd ?? 0, p.legal?.fd ?? 0, p.audio?.fd ?? 0);
+  const maxFd = Math.max(p.video?.fd ?? 0, p.legal?.fd ?? 0, p.audio?.fd ?? 0, p.text?.fd ?? 0);
   const extraPipes = Array.from({ length: maxFd - 2 }, () => 'pipe' as const);
   const stdio: ['ignore', 'ignore', 'pipe', ...'pipe'[]] = ['ignore', 'ignore', 'pipe', ...extraPipes];
 
@@ -176,9 +194,12 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
   });
 
+  let textSampler: TextSampler | null = null;
   let lastData = Date.now();
   let stalled = false;
   const watchdog = setInterval(() => {
+    // A pipe paused while OCR catches up is not a stuck decode (every OCR call has its own timeout).
+    if ((textSampler?.backlog ?? 0) > 0) lastData = Date.now();
     if (Date.now() - lastData > STALL_MS) {
       stalled = true;
       subprocess.kill('SIGKILL');
@@ -239,13 +260,32 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     });
   }
 
+  if (p.text) {
+    const { fd, width, height, fps } = p.text;
+    const sampler = new TextSampler({ width, height, fps, durationSeconds: media.durationSeconds, startSeconds: media.video?.startSeconds ?? 0 });
+    textSampler = sampler;
+    const stream = pipes[fd];
+    let frames = 0;
+    recordReader(stream, width * height * 3, (frame) => {
+      sampler.push(frame);
+      frames++;
+      if (!p.video && fps > 0) progress(frames / fps);
+      if (sampler.backlog >= MAX_OCR_BACKLOG && !stream.isPaused()) {
+        stream.pause();
+        void sampler.whenBacklogAtMost(1).then(() => stream.resume());
+      }
+    });
+  }
+
   const result = await subprocess;
   clearInterval(watchdog);
+  if (textSampler && (stalled || result.timedOut || result.isCanceled)) await textSampler.abort();
   if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
   if (result.timedOut) throw new EngineError('timeout', `Decoding ${media.path} took longer than ${Math.round(timeoutFor(media) / 1000)} s and was stopped.`);
   if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
   const frames = videoAcc?.frameCount ?? 0;
-  if (result.exitCode !== 0 && frames === 0 && samples === 0) {
+  const text = textSampler ? await textSampler.finish() : null;
+  if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
     const why = lastLine(stderr);
     throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
   }
@@ -279,5 +319,5 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     };
   }
   const decodeWarning = result.exitCode !== 0 ? lastLine(stderr) || `ffmpeg exit ${result.exitCode}` : null;
-  return { video, audio, analysisMs: Math.round(performance.now() - started), ...(decodeWarning ? { decodeWarning } : {}) };
+  return { video, audio, ...(text ? { text } : {}), analysisMs: Math.round(performance.now() - started), ...(decodeWarning ? { decodeWarning } : {}) };
 }

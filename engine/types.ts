@@ -159,11 +159,62 @@ export interface AudioSignals {
 /** Clipping, silence, per-channel and beep statistics: defined by engine/audio/stats.ts. */
 export type { AudioStats } from './audio/stats.js';
 import type { AudioStats } from './audio/stats.js';
+import type { FrameBox } from './text/boxes.js';
 import type { EngineSidecars } from './sidecars/index.js';
+
+/** One reading of a text line at one sample, confirmed by the neighbouring sample of the same pass. */
+export interface TextObservation {
+  atSeconds: number;
+  text: string;
+  /** Line box, fractions of the frame. */
+  box: FrameBox;
+  /** The same line in the confirming sample (half a second later), null for a still picture. */
+  confirmBox: FrameBox | null;
+  confirmAtSeconds: number | null;
+  /** Mean Tesseract confidence of the line's words, 0..100. */
+  confidence: number;
+  words: { text: string; confidence: number; box: FrameBox }[];
+  /** WCAG contrast of the text against its local background, null when the box was too small to measure. */
+  contrast: { ratio: number; lighterLuminance: number; darkerLuminance: number; textIsLighter: boolean } | null;
+}
+
+/** A text line followed through the samples that read it. */
+export interface TextTrack {
+  text: string;
+  /** First and last sample that read it, seconds (the last one's confirming sample included). */
+  start: number;
+  end: number;
+  /** Every position it was read at, united; fractions of the frame. */
+  box: FrameBox;
+  /** Median line height, fraction of the frame height. */
+  heightFraction: number;
+  observations: TextObservation[];
+}
+
+export interface TextSignals {
+  engine: string;
+  /** Size of the picture OCR read (the frame scaled to at most OCR_LONG_SIDE px). */
+  pictureWidth: number;
+  pictureHeight: number;
+  /** Seconds between fixed-rate samples (0 for a still picture). */
+  sampleIntervalSeconds: number;
+  /** Whole-picture OCR calls: fixed-rate samples plus samples taken at picture changes. */
+  samples: number;
+  changeSamples: number;
+  /** Crop OCR calls confirming the candidates of a sample on the next frame. */
+  confirmations: number;
+  /** Candidate lines a confirming sample did not read again (noise, flashes). */
+  unconfirmedLines: number;
+  timeouts: number;
+  ocrMs: number;
+  tracks: TextTrack[];
+}
 
 export interface Signals {
   video: VideoSignals | null;
   audio: AudioSignals | null;
+  /** Text read in the picture by OCR; absent when no selected gate needs it. */
+  text?: TextSignals | null;
   /** Wall-clock of the analysis pass, ms. */
   analysisMs: number;
   /** Set when ffmpeg stopped with an error after decoding part of the file (truncated or damaged media). */
@@ -232,7 +283,7 @@ export interface GateContext {
 }
 
 /** Signals a gate needs from the single decode pass. */
-export type SignalNeed = 'video' | 'audio' | 'legal_levels';
+export type SignalNeed = 'video' | 'audio' | 'legal_levels' | 'text';
 
 export interface GateDefinition {
   id: string;

@@ -1,5 +1,4 @@
-// Every public gate of SPEC.md, implemented or not. Gates whose inputs this build cannot read yet
-// (sidecars, OCR) are listed and always report `skipped: not available in this build`, never a pass.
+// Every public gate of SPEC.md, implemented or not. Gates whose inputs this build cannot read yet are listed and always report `skipped: not available in this build`, never a pass.
 import { EngineError } from '../errors.js';
 import type { GateDefinition, MediaKind } from '../types.js';
 import { audioGates } from './audio.js';
@@ -8,6 +7,7 @@ import { formatGates } from './format.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
 import { syncGates } from './sync.js';
+import { textGates } from './text.js';
 import { transcriptGates } from './transcript.js';
 import { visualGates } from './visual.js';
 
@@ -54,7 +54,7 @@ function plannedGate(p: (typeof PLANNED)[number]): GateDefinition {
   };
 }
 
-const implemented = [...visualGates, ...formatGates, ...audioGates, ...syncGates, ...transcriptGates, ...manifestGates, ...manifestMediaGates];
+const implemented = [...visualGates, ...formatGates, ...audioGates, ...syncGates, ...transcriptGates, ...manifestGates, ...manifestMediaGates, ...textGates];
 const implementedIds = new Set(implemented.map((g) => g.id));
 
 export const GATES: readonly GateDefinition[] = [...implemented, ...PLANNED.filter((p) => !implementedIds.has(p.id)).map(plannedGate)];

@@ -1,6 +1,7 @@
 // Manifest gates about the media the edit declares: contact-sheet evidence, opening footer text, source scrub, asset
 // triage, voice-over/music balance and the declared on-screen text boxes (cut, jitter, overlap, unapproved plate text).
-// They read the manifest's typed fields only; text in the picture itself (OCR) is not read in this build.
+// They read the manifest's typed fields; text_overlap, text_crop_jitter and hallucinated_plate_text also judge the text
+// read in the picture (engine/gates/text.ts), reporting both halves together.
 // Flags quote the manifest's own fields and never a server path: the manifest's directory only resolves contact sheets.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
@@ -10,6 +11,8 @@ import { findPhrase, phraseWords, tokenize } from '../text/match.js';
 import { formatTimestamp } from '../timecode.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { pixelCropJitter, pixelOverlap, pixelPlateText, textSignals, type PixelHalf } from './text.js';
+import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roundedBox } from '../text/boxes.js';
 
 const NEEDS_MANIFEST = 'needs manifest';
 /** Slack when comparing fractions and dB values with their thresholds. */
@@ -21,7 +24,8 @@ const SUMMARY_SEGMENTS = 3;
 const EVIDENCE_SEGMENTS = 50;
 /** Frames tiled into a regenerated contact sheet (4×3). */
 const SHEET_FRAMES = 12;
-const OCR_LATER = 'not read: this build checks declared text only; OCR of the picture comes later';
+const NO_PICTURE_TEXT = 'not read: this check has no picture';
+const NO_MANIFEST = 'not given: only text read in the picture is checked';
 
 const hms = formatTimestamp;
 const spanText = (start: number, end: number) => `${hms(start)}-${hms(end)}`;
@@ -83,6 +87,25 @@ function manifestOrSkip(ctx: GateContext, gate: string): Manifest | GateResult {
 
 const isManifest = (value: Manifest | GateResult): value is Manifest => 'segments' in value;
 
+/**
+ * Gates with a declared half (manifest boxes) and a pixel half (OCR): each half runs when its input is there, the
+ * flags of both are reported together, and the gate is skipped only when it has neither.
+ */
+function declaredAndRead(
+  ctx: GateContext,
+  gate: string,
+  declared: (manifest: Manifest) => GateResult,
+  read: (text: NonNullable<GateContext['signals']['text']>) => PixelHalf,
+): GateResult {
+  const manifest = ctx.sidecars.manifest;
+  const text = textSignals(ctx);
+  if (!manifest && !text) return skippedGate(gate, `${NEEDS_MANIFEST} or a picture to read`);
+  const pixel = text ? read(text) : null;
+  const own = manifest ? declared(manifest) : gateResult(gate, { manifest: NO_MANIFEST }, []);
+  const flags = pixel ? byStart([...own.flags, ...pixel.flags]) : own.flags;
+  return gateResult(gate, { ...own.measurements, pixelText: pixel ? pixel.measurements : NO_PICTURE_TEXT }, flags);
+}
+
 const byStart = (flags: FlagDraft[]) => [...flags].sort((a, b) => a.start - b.start || a.end - b.end);
 
 const URL_SCHEME = /^[a-z][a-z0-9+.-]+:\/\//i;
@@ -102,18 +125,6 @@ interface DeclaredText {
   textIndex: number;
   text: string;
   box: TextBox;
-}
-
-const boxRight = (b: TextBox) => b.x + b.w;
-const boxBottom = (b: TextBox) => b.y + b.h;
-const boxArea = (b: TextBox) => Math.max(0, b.w) * Math.max(0, b.h);
-const roundedBox = (b: TextBox) => ({ x: round(b.x, 4), y: round(b.y, 4), w: round(b.w, 4), h: round(b.h, 4) });
-const boxText = (b: TextBox) => `x ${pct(b.x)}-${pct(boxRight(b))}, y ${pct(b.y)}-${pct(boxBottom(b))}`;
-
-function intersectionArea(a: TextBox, b: TextBox): number {
-  const w = Math.min(boxRight(a), boxRight(b)) - Math.max(a.x, b.x);
-  const h = Math.min(boxBottom(a), boxBottom(b)) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
 }
 
 /** The texts of a segment that declare a box, in manifest order. */
@@ -820,11 +831,6 @@ function cutFlag(d: DeclaredText, th: GateThresholds): FlagDraft | null {
   };
 }
 
-/** Largest move of any edge of the box, as a fraction of the frame. */
-function boxShift(a: TextBox, b: TextBox): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(boxRight(a) - boxRight(b)), Math.abs(boxBottom(a) - boxBottom(b)));
-}
-
 function jitterFlag(before: DeclaredText, after: DeclaredText, shift: number, th: GateThresholds): FlagDraft {
   const text = quote(after.text);
   const cut = hms(after.segment.start);
@@ -881,9 +887,10 @@ function scanJitter(segments: ManifestSegment[], th: GateThresholds): JitterScan
 }
 
 function textCropJitter(ctx: GateContext): GateResult {
-  const manifest = manifestOrSkip(ctx, 'text_crop_jitter');
-  if (!isManifest(manifest)) return manifest;
-  const th = ctx.thresholds;
+  return declaredAndRead(ctx, 'text_crop_jitter', (m) => declaredCropJitter(m, ctx.thresholds), (text) => pixelCropJitter(text, ctx.thresholds));
+}
+
+function declaredCropJitter(manifest: Manifest, th: GateThresholds): GateResult {
   const texts = manifest.segments.flatMap(boxedTexts);
   const cuts = texts.map((d) => cutFlag(d, th)).filter((f): f is FlagDraft => f !== null);
   const jitter = scanJitter(manifest.segments, th);
@@ -896,7 +903,6 @@ function textCropJitter(ctx: GateContext): GateResult {
       pairsCompared: jitter.compared,
       jitterShifts: jitter.flags.length,
       largestShiftFraction: round(jitter.largestShift, 4),
-      pixelText: OCR_LATER,
     },
     byStart([...cuts, ...jitter.flags]),
   );
@@ -1006,9 +1012,10 @@ function uiZoneFlags(texts: DeclaredText[], z: UiZones, th: GateThresholds): Fla
 }
 
 function textOverlap(ctx: GateContext): GateResult {
-  const manifest = manifestOrSkip(ctx, 'text_overlap');
-  if (!isManifest(manifest)) return manifest;
-  const th = ctx.thresholds;
+  return declaredAndRead(ctx, 'text_overlap', (m) => declaredOverlap(m, ctx.thresholds), (text) => pixelOverlap(text, ctx.thresholds));
+}
+
+function declaredOverlap(manifest: Manifest, th: GateThresholds): GateResult {
   const zones = uiZones(th);
   const flags: FlagDraft[] = [];
   let pairs = 0;
@@ -1034,7 +1041,6 @@ function textOverlap(ctx: GateContext): GateResult {
       uiZones: zones ? { top: zones.top, bottom: zones.bottom, sides: zones.side } : 'not applied: not a 9:16 delivery profile',
       boxesUnderUi: underUi,
       source: 'declared boxes in the manifest',
-      pixelText: OCR_LATER,
     },
     flags,
   );
@@ -1065,8 +1071,10 @@ function plateTextFlag(ref: SegmentRef, text: OnScreenText, textIndex: number): 
 }
 
 function hallucinatedPlateText(ctx: GateContext): GateResult {
-  const manifest = manifestOrSkip(ctx, 'hallucinated_plate_text');
-  if (!isManifest(manifest)) return manifest;
+  return declaredAndRead(ctx, 'hallucinated_plate_text', declaredPlateText, (text) => pixelPlateText(text, ctx.sidecars.manifest ?? null, ctx.thresholds));
+}
+
+function declaredPlateText(manifest: Manifest): GateResult {
   const plates = manifest.segments.flatMap((s, i) => (s.kind === 'generated_plate' ? [{ segment: s, ref: segmentRef(s, i) }] : []));
   const flags = plates.flatMap(({ segment, ref }) =>
     (segment.onScreenText ?? []).flatMap((text, textIndex) => (text.approved === true ? [] : [plateTextFlag(ref, text, textIndex)])),
@@ -1081,7 +1089,6 @@ function hallucinatedPlateText(ctx: GateContext): GateResult {
       platesWithoutDeclaredText: plates.length - declared,
       approvedTexts: texts - flags.length,
       unapprovedTexts: flags.length,
-      pixelText: OCR_LATER,
     },
     flags,
   );
@@ -1166,10 +1173,10 @@ export const manifestMediaGates: GateDefinition[] = [
     algorithm:
       'From the declared on-screen text boxes (fractions of the frame): a box past a frame edge (x < 0, y < 0, x + w > 1, y + h > 1) cuts the text, BLOCK when the overhang exceeds edgeOverhangBlockFraction, WATCH below. ' +
       'The same text (normalised words) in back-to-back segments (gap ≤ adjacentGapSeconds) whose box edges move by more than jitterWatchFraction but less than intentionalMoveFraction jumps at the cut: WATCH. ' +
-      'Text in the picture itself (OCR) is not read in this build.',
-    input: 'manifest',
+      'Read text (OCR): a line whose box comes within edgeTouchFraction of a frame edge is cut (BLOCK); the same words moving by more than pixelJitterWatchFraction (and less than intentionalMoveFraction) between neighbouring readings (a sample and its confirming frame half a second later, or consecutive samples), other than in a steady one-way move (a crawl), jitter: WATCH.',
+    input: 'video/image or manifest',
     kinds: ['video', 'image'],
-    needs: [],
+    needs: ['text'],
     available: true,
     run: textCropJitter,
   },
@@ -1180,10 +1187,10 @@ export const manifestMediaGates: GateDefinition[] = [
     algorithm:
       'From the declared on-screen text boxes of each segment: two boxes whose intersection covers more than overlapWatchRatio of the smaller box are WATCH, at least overlapBlockRatio BLOCK. ' +
       'For 9:16 delivery profiles, the share of each box under the approximate platform UI zones (top, bottom and side bands) above uiZoneWatchShare is WATCH, at least uiZoneBlockShare BLOCK. ' +
-      'This build reads the manifest only; text in the picture (OCR) is not read yet.',
+      'Read text (OCR): two lines read in the same sample whose boxes overlap are judged by the same ratios. Read text under the 9:16 UI zones is reported once, by text_safe_area.',
     input: 'video/image or manifest',
     kinds: ['video', 'image'],
-    needs: [],
+    needs: ['text'],
     available: true,
     run: textOverlap,
   },
@@ -1193,10 +1200,10 @@ export const manifestMediaGates: GateDefinition[] = [
     title: 'Unapproved text in generated plates',
     algorithm:
       'Every on-screen text declared on a generated_plate segment must carry approved: true; unapproved text with words is BLOCK (quoted), unapproved text without readable words WATCH. ' +
-      'Plates without declared text pass: text in the plate pixels is not read in this build (OCR comes later).',
-    input: 'manifest',
+      'Read text (OCR): a line that no approved declared text of an overlapping segment matches (approvedSimilarity) and whose words are mostly not real words (fewer than realWordShare dictionary words, numbers or short acronyms among its words of three or more letters) is BLOCK on a generated_plate segment and WATCH elsewhere or without a manifest.',
+    input: 'video/image or manifest',
     kinds: ['video', 'image'],
-    needs: [],
+    needs: ['text'],
     available: true,
     run: hallucinatedPlateText,
   },

@@ -5,6 +5,7 @@ import type { DeliveryProfile, GateThresholds, MediaInfo } from '../types.js';
 import { audioThresholds } from './thresholds-audio.js';
 import { formatThresholds } from './thresholds-format.js';
 import { manifestMediaThresholds } from './thresholds-manifest-media.js';
+import { textThresholds } from './thresholds-text.js';
 import { manifestThresholds } from './thresholds-manifest.js';
 import { transcriptThresholds } from './thresholds-transcript.js';
 import { visualThresholds } from './thresholds-visual.js';
@@ -166,6 +167,7 @@ const THRESHOLD_TABLES: ((delivery: DeliveryProfileId) => Record<string, GateThr
   transcriptThresholds,
   manifestThresholds,
   manifestMediaThresholds,
+  textThresholds,
 ];
 
 /** The thresholds (with sources) a gate uses under a delivery profile; empty when the gate has none. */

@@ -3,7 +3,10 @@
 // gives a number for a pipeline's own declarations.
 import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
+import { pixelTextThresholds } from './thresholds-text.js';
 import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
+
+const pick = (all: GateThresholds, keys: string[]): GateThresholds => Object.fromEntries(keys.map((k) => [k, all[k]]));
 
 /** Delivery profiles shown full-screen 9:16 under platform UI overlays. */
 export { VERTICAL_DELIVERIES };
@@ -120,7 +123,8 @@ export function manifestMediaThresholds(delivery: DeliveryProfileId): Record<str
     clean_segment_source_scrub: cleanSegmentSourceScrub(),
     asset_triage_reuse_manifest: assetTriageReuse(),
     voiceover_music_balance: voiceoverMusicBalance(),
-    text_crop_jitter: textCropJitter(),
+    text_crop_jitter: { ...textCropJitter(), ...pick(pixelTextThresholds(), ['pixelJitterWatchFraction', 'edgeTouchFraction']) },
     text_overlap: textOverlap(delivery),
+    hallucinated_plate_text: pick(pixelTextThresholds(), ['realWordShare', 'approvedSimilarity']),
   };
 }

@@ -1,0 +1,278 @@
+// Reads text in the picture while the single decode pass runs. The pass hands over every frame of a 2 fps RGB stream;
+// the sampler OCRs some of them: a fixed rate (its interval widening with duration, so long programmes are sampled
+// to the end rather than up to a cap) plus frames where the picture changed since the last sample. Every candidate
+// line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
+// does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
+// `backlog` lets the pass pause the pipe when OCR falls behind.
+import { measureContrast, type RgbPicture } from './contrast.js';
+import { localContrastPicture } from './prepare.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './tesseract.js';
+import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
+import { buildTracks } from './tracks.js';
+import type { FrameBox } from '../text/boxes.js';
+import type { TextObservation, TextSignals } from '../types.js';
+
+/** Frames per second of the OCR stream: a line must stay this long (two frames) to be confirmed. */
+export const OCR_STREAM_FPS = 2;
+/** The OCR picture's long side, px (about 960 px keeps captions legible and Tesseract fast). */
+export const OCR_LONG_SIDE = 960;
+/** Still pictures (thumbnails) are read larger: small text is what their gate is about. */
+export const OCR_STILL_LONG_SIDE = 1280;
+/** Fixed-rate samples: one a second, widening so that a programme gets at most 60 + duration/4 of them. */
+const BASE_INTERVAL_SECONDS = 1;
+const SAMPLES_PER_SECOND_OF_MEDIA = 0.25;
+const BASE_SAMPLES = 60;
+/** A change sample needs at least this gap to the previous sample, and at most one per fixed interval. */
+const MIN_CHANGE_GAP_SECONDS = 1;
+/** Picture change: a share of 32×18 blocks whose mean luma moved by more than CHANGE_BLOCK_LEVELS since the last sample. */
+const CHANGE_BLOCK_SHARE = 0.03;
+const CHANGE_BLOCK_LEVELS = 24;
+const THUMB_W = 32;
+const THUMB_H = 18;
+/** A confirming reading matches a candidate when the words are this similar and the boxes this close. */
+const CONFIRM_SIMILARITY = 0.8;
+const CONFIRM_MAX_SHIFT_HEIGHTS = 3;
+
+export function ocrSampleInterval(durationSeconds: number): number {
+  const budget = BASE_SAMPLES + durationSeconds * SAMPLES_PER_SECOND_OF_MEDIA;
+  return Math.max(BASE_INTERVAL_SECONDS, durationSeconds / budget);
+}
+
+export function ocrPictureSize(width: number, height: number, still: boolean): { width: number; height: number } {
+  const long = still ? OCR_STILL_LONG_SIDE : OCR_LONG_SIDE;
+  const scale = Math.min(1, long / Math.max(width, height));
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  return { width: even(width * scale), height: even(height * scale) };
+}
+
+interface Frame extends RgbPicture {
+  index: number;
+  atSeconds: number;
+}
+
+/** The picture OCR reads: BT.709-weighted luma, then distance from the local background (engine/ocr/prepare.ts). */
+function ocrPictureOf(f: RgbPicture): OcrPicture {
+  const n = f.width * f.height;
+  const gray = new Uint8Array(n);
+  for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
+  return localContrastPicture({ gray, width: f.width, height: f.height });
+}
+
+function thumbOf(f: RgbPicture): Float64Array {
+  const out = new Float64Array(THUMB_W * THUMB_H);
+  const counts = new Uint32Array(THUMB_W * THUMB_H);
+  for (let y = 0; y < f.height; y++) {
+    const ty = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / f.height));
+    for (let x = 0; x < f.width; x++) {
+      const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / f.width));
+      const k = (y * f.width + x) * 3;
+      out[ty * THUMB_W + tx] += (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
+      counts[ty * THUMB_W + tx]++;
+    }
+  }
+  for (let i = 0; i < out.length; i++) out[i] /= Math.max(1, counts[i]);
+  return out;
+}
+
+function changedShare(a: Float64Array, b: Float64Array): number {
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > CHANGE_BLOCK_LEVELS) changed++;
+  return changed / a.length;
+}
+
+const center = (b: OcrBox) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+
+/** The reading of `line` in a neighbouring sample: the most similar text close enough to it. */
+function matchLine(line: TextLine, others: TextLine[]): TextLine | null {
+  let best: TextLine | null = null;
+  let bestScore = 0;
+  const [cx, cy] = center(line.box);
+  const reach = CONFIRM_MAX_SHIFT_HEIGHTS * boxHeight(line.box);
+  for (const o of others) {
+    const [ox, oy] = center(o.box);
+    if (Math.abs(ox - cx) > reach * 4 || Math.abs(oy - cy) > reach) continue;
+    const score = textSimilarity(line.text, o.text);
+    if (score >= CONFIRM_SIMILARITY && score > bestScore) [best, bestScore] = [o, score];
+  }
+  return best;
+}
+
+export interface TextSamplerOptions {
+  width: number;
+  height: number;
+  /** Stream frame rate; 0 for a still picture (one frame). */
+  fps: number;
+  durationSeconds: number;
+  startSeconds: number;
+}
+
+export class TextSampler {
+  private readonly engine = new OcrEngine();
+  private readonly intervalFrames: number;
+  private readonly minChangeGap: number;
+  private index = 0;
+  private lastSampled = -Infinity;
+  private lastFixed = -Infinity;
+  private changeInWindow = false;
+  private sampledThumb: Float64Array | null = null;
+  /** Lines read on the previous stream frame when it was sampled, awaiting confirmation on this one. */
+  private pending: { frame: Frame; lines: Promise<TextLine[]> } | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private idle: (() => void)[] = [];
+  private failure: unknown = null;
+  private readonly observations: TextObservation[] = [];
+  private stats = { samples: 0, changeSamples: 0, confirmations: 0, unconfirmedLines: 0, ocrMs: 0 };
+
+  constructor(private readonly opts: TextSamplerOptions) {
+    const still = opts.fps <= 0;
+    this.intervalFrames = still ? 1 : Math.max(1, Math.round(ocrSampleInterval(opts.durationSeconds) * opts.fps));
+    this.minChangeGap = still ? 1 : Math.max(1, Math.round(MIN_CHANGE_GAP_SECONDS * opts.fps));
+  }
+
+  /** OCR calls queued or running; the decode pass pauses its pipe while this is high. */
+  get backlog(): number {
+    return this.queued;
+  }
+
+  /** Resolves when the backlog is at most `level`. */
+  async whenBacklogAtMost(level: number): Promise<void> {
+    while (this.queued > level) await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  push(rgb: Uint8Array): void {
+    const { width, height, fps, startSeconds } = this.opts;
+    const i = this.index++;
+    const frame: Frame = { rgb, width, height, index: i, atSeconds: startSeconds + (fps > 0 ? i / fps : 0) };
+    const still = fps <= 0;
+    const pending = this.pending;
+    this.pending = null;
+    const sample = this.shouldSample(frame);
+    let lines: Promise<TextLine[]> | null = null;
+    if (sample && still) {
+      this.enqueue(async () => (await this.readWhole(frame, true)).forEach((line) => this.observe(frame, line, null, null)));
+    } else if (sample) {
+      lines = this.enqueue(() => this.readWhole(frame, false));
+      this.pending = { frame, lines };
+    }
+    if (pending) this.enqueue(() => this.confirm(pending.frame, pending.lines, frame, lines));
+  }
+
+  private shouldSample(frame: Frame): boolean {
+    if (this.opts.fps <= 0) return frame.index === 0;
+    const i = frame.index;
+    const thumb = thumbOf(frame);
+    if (i - this.lastFixed >= this.intervalFrames) {
+      this.lastFixed = i;
+      this.changeInWindow = false;
+    } else {
+      const changed = this.sampledThumb !== null && changedShare(thumb, this.sampledThumb) >= CHANGE_BLOCK_SHARE;
+      if (!changed || this.changeInWindow || i - this.lastSampled < this.minChangeGap) return false;
+      this.changeInWindow = true;
+      this.stats.changeSamples++;
+    }
+    this.lastSampled = i;
+    this.sampledThumb = thumb;
+    return true;
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const run = this.chain.then(job);
+    this.chain = run.then(
+      () => this.settle(),
+      (err: unknown) => {
+        this.failure ??= err;
+        this.settle();
+      },
+    );
+    return run;
+  }
+
+  private settle(): void {
+    this.queued--;
+    const waiting = this.idle;
+    this.idle = [];
+    for (const wake of waiting) wake();
+  }
+
+  private async readWhole(frame: Frame, still: boolean): Promise<TextLine[]> {
+    const started = performance.now();
+    const read = await this.engine.recognise(ocrPictureOf(frame));
+    this.stats.ocrMs += performance.now() - started;
+    this.stats.samples++;
+    if (!read) return [];
+    return textLines(read, frame.height, still ? STILL_LINE_MIN_CONFIDENCE : undefined);
+  }
+
+  /** Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice. */
+  private async confirm(frame: Frame, candidatesP: Promise<TextLine[]>, next: Frame, nextWhole: Promise<TextLine[]> | null): Promise<void> {
+    const candidates = await candidatesP;
+    if (candidates.length === 0) return;
+    let again: TextLine[];
+    if (nextWhole) again = await nextWhole;
+    else {
+      const area = unionBox(candidates.map((c) => c.box));
+      const pad = Math.max(...candidates.map((c) => boxHeight(c.box))) * CONFIRM_MAX_SHIFT_HEIGHTS;
+      const left = Math.max(0, Math.floor(area.x0 - pad * 2));
+      const top = Math.max(0, Math.floor(area.y0 - pad));
+      const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
+      const started = performance.now();
+      const read = await this.engine.recognise(ocrPictureOf(next), rectangle);
+      this.stats.ocrMs += performance.now() - started;
+      this.stats.confirmations++;
+      again = read ? textLines(read, next.height) : [];
+    }
+    for (const line of candidates) {
+      const match = matchLine(line, again);
+      if (match) this.observe(frame, line, next, match);
+      else this.stats.unconfirmedLines++;
+    }
+  }
+
+  private frameBox(b: OcrBox): FrameBox {
+    const { width, height } = this.opts;
+    return { x: b.x0 / width, y: b.y0 / height, w: (b.x1 - b.x0) / width, h: (b.y1 - b.y0) / height };
+  }
+
+  private observe(frame: Frame, line: TextLine, next: Frame | null, match: TextLine | null): void {
+    const contrast = measureContrast(frame, line.box);
+    this.observations.push({
+      atSeconds: frame.atSeconds,
+      text: line.text,
+      box: this.frameBox(line.box),
+      confirmBox: match ? this.frameBox(match.box) : null,
+      confirmAtSeconds: next ? next.atSeconds : null,
+      confidence: line.confidence,
+      words: line.words.map((w) => ({ text: w.text.trim(), confidence: w.confidence, box: this.frameBox(w.box) })),
+      contrast,
+    });
+  }
+
+  /** Waits for the last OCR calls, closes the worker and returns what was read. */
+  async finish(): Promise<TextSignals> {
+    const last = this.pending;
+    this.pending = null;
+    await this.chain;
+    if (last && !this.failure) this.stats.unconfirmedLines += (await last.lines).length;
+    const timeouts = this.engine.timeouts;
+    await this.engine.close();
+    if (this.failure) throw this.failure;
+    const still = this.opts.fps <= 0;
+    const interval = still ? 0 : this.intervalFrames / this.opts.fps;
+    return {
+      engine: ocrEngineName(),
+      pictureWidth: this.opts.width,
+      pictureHeight: this.opts.height,
+      sampleIntervalSeconds: interval,
+      ...this.stats,
+      ocrMs: Math.round(this.stats.ocrMs),
+      timeouts,
+      tracks: buildTracks(this.observations, still ? 0 : interval + MIN_CHANGE_GAP_SECONDS, still ? 0 : 1 / this.opts.fps),
+    };
+  }
+
+  async abort(): Promise<void> {
+    await this.engine.close().catch(() => undefined);
+  }
+}

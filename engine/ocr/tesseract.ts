@@ -1,0 +1,108 @@
+// Offline OCR with tesseract.js: the English model is read from the installed @tesseract.js-data/eng package and never
+// fetched or cached (a CDN fetch would crash offline; the default cache writes 5 MB into the working directory).
+import { createRequire } from 'node:module';
+import { createWorker, type Worker } from 'tesseract.js';
+
+const require = createRequire(import.meta.url);
+
+/** Some backgrounds make Tesseract's layout analysis run for minutes: each call is bounded. */
+export const OCR_CALL_TIMEOUT_MS = 20_000;
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrWord {
+  text: string;
+  /** Tesseract word confidence, 0..100. */
+  confidence: number;
+  box: OcrBox;
+}
+
+export interface OcrLine {
+  words: OcrWord[];
+  box: OcrBox;
+}
+
+export interface OcrPicture {
+  gray: Uint8Array;
+  width: number;
+  height: number;
+}
+
+interface TesseractWord {
+  text: string;
+  confidence: number;
+  bbox: OcrBox;
+}
+interface TesseractBlock {
+  paragraphs: { lines: { bbox: OcrBox; words: TesseractWord[] }[] }[];
+}
+
+function englishModel(): { langPath: string; gzip: boolean } {
+  const data = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
+  return { langPath: data.langPath, gzip: data.gzip };
+}
+
+/** The package version of the OCR engine and model, for reports. */
+export function ocrEngineName(): string {
+  const core = (require('tesseract.js/package.json') as { version: string }).version;
+  const data = (require('@tesseract.js-data/eng/package.json') as { version: string }).version;
+  return `tesseract.js ${core}, eng model from @tesseract.js-data/eng ${data} (4.0.0 LSTM)`;
+}
+
+const pgm = (p: OcrPicture): Buffer => Buffer.concat([Buffer.from(`P5\n${p.width} ${p.height}\n255\n`, 'ascii'), p.gray]);
+
+/** One Tesseract worker, created on first use; a call that times out replaces the worker. */
+export class OcrEngine {
+  private worker: Promise<Worker> | null = null;
+  private closed = false;
+  timeouts = 0;
+
+  private start(): Promise<Worker> {
+    if (this.closed) throw new Error('OCR engine closed');
+    this.worker ??= (async () => {
+      const { langPath, gzip } = englishModel();
+      const worker = await createWorker('eng', 1, { langPath, gzip, cacheMethod: 'none', errorHandler: () => undefined });
+      // Sparse text (PSM 11): captions and graphics sit anywhere in the picture, not in a page layout.
+      // A fixed DPI keeps Tesseract from estimating one (and logging about it) on every call.
+      await worker.setParameters({ tessedit_pageseg_mode: '11' as never, user_defined_dpi: '96' });
+      return worker;
+    })();
+    return this.worker;
+  }
+
+  /** Recognises a picture (or a rectangle of it); null when the call timed out. */
+  async recognise(picture: OcrPicture, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrLine[] | null> {
+    if (this.closed) return null;
+    const worker = await this.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), OCR_CALL_TIMEOUT_MS);
+    });
+    const result = await Promise.race([worker.recognize(pgm(picture), rectangle ? { rectangle } : {}, { blocks: true, text: false }), timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      this.timeouts++;
+      this.worker = null;
+      void worker.terminate().catch(() => undefined);
+      return null;
+    }
+    const blocks = (result.data.blocks ?? []) as unknown as TesseractBlock[];
+    return blocks.flatMap((b) =>
+      b.paragraphs.flatMap((p) =>
+        p.lines.map((l) => ({ box: l.bbox, words: l.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.bbox })) })),
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await (await worker).terminate();
+  }
+}

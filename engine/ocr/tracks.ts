@@ -1,0 +1,54 @@
+// Confirmed readings of the same line in nearby samples become one track: the text, where it was, and for how long.
+import { intersectionArea, boxArea, unionFrameBox } from '../text/boxes.js';
+import type { TextObservation, TextTrack } from '../types.js';
+import { textSimilarity } from './words.js';
+
+/** Two readings are the same line when their words are this similar and their boxes overlap this much. */
+const SAME_TEXT = 0.8;
+const SAME_PLACE = 0.3;
+
+function overlapShare(a: TextObservation, b: TextObservation): number {
+  const smaller = Math.min(boxArea(a.box), boxArea(b.box));
+  return smaller > 0 ? intersectionArea(a.box, b.box) / smaller : 0;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The reading most often seen (ties: the surest one), as the track's text. */
+function representativeText(obs: TextObservation[]): string {
+  const counts = new Map<string, { n: number; confidence: number }>();
+  for (const o of obs) {
+    const c = counts.get(o.text) ?? { n: 0, confidence: 0 };
+    counts.set(o.text, { n: c.n + 1, confidence: Math.max(c.confidence, o.confidence) });
+  }
+  return [...counts.entries()].sort((a, b) => b[1].n - a[1].n || b[1].confidence - a[1].confidence || a[0].localeCompare(b[0]))[0][0];
+}
+
+/**
+ * Groups observations (any order) into tracks: a reading joins the open track of the same text and place last seen
+ * at most `maxGapSeconds` earlier. `confirmSeconds` extends the end to the confirming frame.
+ */
+export function buildTracks(observations: TextObservation[], maxGapSeconds: number, confirmSeconds: number): TextTrack[] {
+  const sorted = [...observations].sort((a, b) => a.atSeconds - b.atSeconds || a.box.y - b.box.y || a.box.x - b.box.x);
+  const groups: TextObservation[][] = [];
+  for (const o of sorted) {
+    const open = groups.find((g) => {
+      const last = g[g.length - 1];
+      return o.atSeconds - last.atSeconds <= maxGapSeconds + 1e-6 && o.atSeconds > last.atSeconds && textSimilarity(o.text, last.text) >= SAME_TEXT && overlapShare(o, last) >= SAME_PLACE;
+    });
+    if (open) open.push(o);
+    else groups.push([o]);
+  }
+  return groups.map((g) => ({
+    text: representativeText(g),
+    start: g[0].atSeconds,
+    end: g[g.length - 1].atSeconds + confirmSeconds,
+    box: unionFrameBox(g.map((o) => o.box)),
+    heightFraction: median(g.map((o) => o.box.h)),
+    observations: g,
+  }));
+}

@@ -1,6 +1,9 @@
 // Renders docs/gates.md from the data the engine runs on: the gate catalogue, the profiles and every threshold
 // with its source. The committed file is checked against this output by test/gates-doc.test.ts.
 import { GATES, NOT_AVAILABLE } from '../gates/catalogue.js';
+import { OCR_LONG_SIDE, OCR_STILL_LONG_SIDE, OCR_STREAM_FPS } from '../ocr/sampler.js';
+import { ocrEngineName } from '../ocr/tesseract.js';
+import { LINE_MIN_CONFIDENCE, MIN_TEXT_HEIGHT_PX, STILL_LINE_MIN_CONFIDENCE, WORD_MIN_CONFIDENCE } from '../ocr/words.js';
 import {
   DELIVERY_PROFILES,
   DELIVERY_PROFILE_IDS,
@@ -77,8 +80,29 @@ function verdicts(): string[] {
       'a WATCH verdict is upload-ready and is receipted as PASS.',
     '',
     `A gate whose input is missing reports \`skipped\` with the reason. Gates marked *${NOT_AVAILABLE}* need inputs this build cannot ` +
-      'read yet (sidecars, manifests, transcripts, OCR); they always report `skipped`, never a pass. A gate whose ffmpeg filter is ' +
+      'read yet; they always report `skipped`, never a pass. A gate whose ffmpeg filter is ' +
       'missing, or that fails, reports `error`. An unknown gate name in `checks` is a validation error.',
+    '',
+  ];
+}
+
+function textInThePicture(): string[] {
+  return [
+    '## Text in the picture',
+    '',
+    `The text gates read the picture with offline OCR (${ocrEngineName()}; the model is loaded from the installed package, never fetched). ` +
+      `The single decode pass also feeds a ${OCR_STREAM_FPS} fps RGB stream scaled to at most ${OCR_LONG_SIDE} px (${OCR_STILL_LONG_SIDE} px for still images). ` +
+      `Samples are read at a fixed rate, one a second, widening so that a programme gets at most 60 + duration/4 of them (one every 3 s for 10 minutes), so a long programme is sampled to its end, ` +
+      'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',
+    '',
+    'Before OCR each sample becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians), ' +
+      'so white and black text on mid-grey both read, and 48-px tiles that alternate between ink and paper more often than type does (noise, foliage, cellular patterns) are blanked.',
+    '',
+    `A word counts only when Tesseract is at least ${WORD_MIN_CONFIDENCE} % sure of it, it has two or more letters or digits, its box is at least ${MIN_TEXT_HEIGHT_PX} px tall, ` +
+      'its width per character is that of set type and its letters are in one plausible case pattern; a line needs three letters or digits and an average confidence of ' +
+      `${LINE_MIN_CONFIDENCE} % (${STILL_LINE_MIN_CONFIDENCE} % for a still image). On video a line counts only when the next frame of the stream, half a second later, reads it again in the same place: ` +
+      'text persists, texture does not. Confirmed readings of the same words in the same place become one line with its time span, box and contrast. ' +
+      'The measurements of every text gate report what was read: samples, change samples, confirmations, unconfirmed lines and OCR timeouts.',
     '',
   ];
 }
@@ -181,7 +205,7 @@ function profiles(): string[] {
 }
 
 export function renderGatesDoc(): string {
-  const lines = [...intro(), ...verdicts(), ...profiles(), ...catalogue(), ...gates()];
+  const lines = [...intro(), ...verdicts(), ...profiles(), ...catalogue(), ...textInThePicture(), ...gates()];
   while (lines.at(-1) === '') lines.pop();
   return `${lines.join('\n')}\n`;
 }

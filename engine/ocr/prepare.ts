@@ -1,36 +1,91 @@
-// The picture Tesseract reads: each pixel's distance from its local mean, dark on white. Tesseract binarises with one
-// global threshold, so white text and black text on a mid-grey background cannot both survive it; measured against
-// the local background, text of either polarity becomes dark strokes on white and flat or smooth areas vanish.
+// The picture Tesseract reads: each pixel's distance from the local background, dark on white. Tesseract binarises
+// with one global threshold, so white text and black text on a mid-grey background cannot both survive it; measured
+// against the local background, text of either polarity becomes dark strokes on white and flat or smooth areas vanish.
+// The background is the median of a neighbourhood of block medians: text is a minority of any neighbourhood, so the
+// median stays on the background even next to big bold titles (a local mean would be pulled up by them and leave a halo).
 import type { OcrPicture } from './tesseract.js';
 
-/** Local window radius as a share of the picture's long side (40 px at 960). */
-const WINDOW_FRACTION = 1 / 24;
-/** Gain on the distance from the local mean (a difference of 128 code values or more is full black). */
-const GAIN = 2;
+/** Block side as a share of the long side (16 px at 960), and neighbourhood radius in blocks (9 × 9 blocks). */
+const BLOCK_FRACTION = 1 / 60;
+const NEIGHBOURHOOD = 4;
+/** Differences up to FLOOR code values are background texture and become pure white (Tesseract would otherwise
+ * binarise the texture itself); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
+const FLOOR = 24;
+const GAIN = 3;
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1];
+}
+
+function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { cols: number; rows: number; medians: Float64Array } {
+  const cols = Math.ceil(w / size);
+  const rows = Math.ceil(h / size);
+  const medians = new Float64Array(cols * rows);
+  const hist = new Uint32Array(256);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      hist.fill(0);
+      let n = 0;
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
+          hist[gray[y * w + x]]++;
+          n++;
+        }
+      }
+      let seen = 0;
+      let v = 0;
+      while (v < 255 && seen + hist[v] <= n >> 1) seen += hist[v++];
+      medians[by * cols + bx] = v;
+    }
+  }
+  return { cols, rows, medians };
+}
 
 export function localContrastPicture(p: OcrPicture): OcrPicture {
   const { gray, width: w, height: h } = p;
-  const r = Math.max(4, Math.round(Math.max(w, h) * WINDOW_FRACTION));
-  const stride = w + 1;
-  const integral = new Float64Array(stride * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += gray[y * w + x];
-      integral[(y + 1) * stride + x + 1] = integral[y * stride + x + 1] + row;
+  const size = Math.max(4, Math.round(Math.max(w, h) * BLOCK_FRACTION));
+  const { cols, rows, medians } = blockMedians(gray, w, h, size);
+  const background = new Float64Array(cols * rows);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const around: number[] = [];
+      for (let y = Math.max(0, by - NEIGHBOURHOOD); y <= Math.min(rows - 1, by + NEIGHBOURHOOD); y++) {
+        for (let x = Math.max(0, bx - NEIGHBOURHOOD); x <= Math.min(cols - 1, bx + NEIGHBOURHOOD); x++) around.push(medians[y * cols + x]);
+      }
+      background[by * cols + bx] = median(around);
     }
   }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
+    const row = Math.floor(y / size) * cols;
     for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const sum = integral[y1 * stride + x1] - integral[y0 * stride + x1] - integral[y1 * stride + x0] + integral[y0 * stride + x0];
-      const mean = sum / ((x1 - x0) * (y1 - y0));
-      out[y * w + x] = 255 - Math.min(255, GAIN * Math.abs(gray[y * w + x] - mean));
+      const distance = Math.abs(gray[y * w + x] - background[row + Math.floor(x / size)]);
+      out[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (distance - FLOOR)));
     }
   }
-  return { gray: out, width: w, height: h };
+  return { gray: blankBusyTiles(out, w, h), width: w, height: h };
+}
+
+/** Tile side, px, and the share of pixels where dark and white alternate above which a tile is texture, not type. */
+export const BUSY_TILE = 48;
+export const BUSY_TRANSITIONS = 0.14;
+
+/**
+ * Whitens tiles whose prepared picture alternates between ink and paper more often than type does (noise, foliage,
+ * cellular patterns). Tesseract spends seconds on such tiles and reads nothing true in them; a caption keeps its tiles.
+ */
+export function blankBusyTiles(picture: Uint8Array, w: number, h: number): Uint8Array {
+  for (let ty = 0; ty < h; ty += BUSY_TILE) {
+    for (let tx = 0; tx < w; tx += BUSY_TILE) {
+      const [x1, y1] = [Math.min(w, tx + BUSY_TILE), Math.min(h, ty + BUSY_TILE)];
+      let transitions = 0;
+      for (let y = ty; y < y1; y++) {
+        for (let x = tx + 1; x < x1; x++) if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
+      }
+      if (transitions / ((x1 - tx) * (y1 - ty)) <= BUSY_TRANSITIONS) continue;
+      for (let y = ty; y < y1; y++) picture.fill(255, y * w + tx, y * w + x1);
+    }
+  }
+  return picture;
 }

@@ -69,21 +69,34 @@ export class OcrEngine {
       const worker = await createWorker('eng', 1, { langPath, gzip, cacheMethod: 'none', errorHandler: () => undefined });
       // Sparse text (PSM 11): captions and graphics sit anywhere in the picture, not in a page layout.
       // A fixed DPI keeps Tesseract from estimating one (and logging about it) on every call.
-      await worker.setParameters({ tessedit_pageseg_mode: '11' as never, user_defined_dpi: '96' });
+      await worker.setParameters({ tessedit_pageseg_mode: '11' as never, user_defined_dpi: '96', debug_file: '/dev/null' } as never);
       return worker;
     })();
     return this.worker;
   }
 
-  /** Recognises a picture (or a rectangle of it); null when the call timed out. */
+  /**
+   * Recognises a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out.
+   * The rectangle is cropped here: Tesseract's own rectangle option misreads some crops that read well on their own.
+   */
   async recognise(picture: OcrPicture, rectangle?: { left: number; top: number; width: number; height: number }): Promise<OcrLine[] | null> {
+    if (!rectangle) return this.recogniseWhole(picture);
+    const { left, top, width, height } = rectangle;
+    const gray = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) gray.set(picture.gray.subarray((top + y) * picture.width + left, (top + y) * picture.width + left + width), y * width);
+    const lines = await this.recogniseWhole({ gray, width, height });
+    const shift = (b: OcrBox): OcrBox => ({ x0: b.x0 + left, y0: b.y0 + top, x1: b.x1 + left, y1: b.y1 + top });
+    return lines && lines.map((l) => ({ box: shift(l.box), words: l.words.map((w) => ({ ...w, box: shift(w.box) })) }));
+  }
+
+  private async recogniseWhole(picture: OcrPicture): Promise<OcrLine[] | null> {
     if (this.closed) return null;
     const worker = await this.start();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), OCR_CALL_TIMEOUT_MS);
     });
-    const result = await Promise.race([worker.recognize(pgm(picture), rectangle ? { rectangle } : {}, { blocks: true, text: false }), timeout]);
+    const result = await Promise.race([worker.recognize(pgm(picture), {}, { blocks: true, text: false }), timeout]);
     clearTimeout(timer);
     if (result === 'timeout') {
       this.timeouts++;

@@ -1,6 +1,7 @@
 // Offline OCR with tesseract.js: the English model is read from the installed @tesseract.js-data/eng package and never
 // fetched or cached (a CDN fetch would crash offline; the default cache writes 5 MB into the working directory).
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createWorker, type Worker } from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
@@ -42,16 +43,21 @@ interface TesseractBlock {
   paragraphs: { lines: { bbox: OcrBox; words: TesseractWord[] }[] }[];
 }
 
+/**
+ * The LSTM-only integer model (4.0.0_best_int, 3 MB) of the data package: the engine runs LSTM only, and this model
+ * holds about 75 MB less in the worker than the package's default legacy+LSTM one, reads a little faster, and reads
+ * the test captions as well.
+ */
 function englishModel(): { langPath: string; gzip: boolean } {
   const data = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-  return { langPath: data.langPath, gzip: data.gzip };
+  return { langPath: join(dirname(data.langPath), '4.0.0_best_int'), gzip: data.gzip };
 }
 
 /** The package version of the OCR engine and model, for reports. */
 export function ocrEngineName(): string {
   const core = (require('tesseract.js/package.json') as { version: string }).version;
   const data = (require('@tesseract.js-data/eng/package.json') as { version: string }).version;
-  return `tesseract.js ${core}, eng model from @tesseract.js-data/eng ${data} (4.0.0 LSTM)`;
+  return `tesseract.js ${core}, eng model 4.0.0_best_int from @tesseract.js-data/eng ${data}`;
 }
 
 const pgm = (p: OcrPicture): Buffer => Buffer.concat([Buffer.from(`P5\n${p.width} ${p.height}\n255\n`, 'ascii'), p.gray]);

@@ -171,6 +171,8 @@ export interface TextObservation {
   /** The same line in the confirming sample (half a second later), null for a still picture. */
   confirmBox: FrameBox | null;
   confirmAtSeconds: number | null;
+  /** What the confirming sample read (a letter may differ: OCR misreads), null for a still picture. */
+  confirmText: string | null;
   /** Mean Tesseract confidence of the line's words, 0..100. */
   confidence: number;
   words: { text: string; confidence: number; box: FrameBox }[];

@@ -190,6 +190,31 @@ describe('thumbnail_text_readability', () => {
   });
 });
 
+describe('text tracks', () => {
+  const reading = (text: string, at: number, confirmText: string): TextObservation => ({
+    atSeconds: at,
+    text,
+    box: { x: 0.2, y: 0.8, w: 0.5, h: 0.06 },
+    confirmBox: { x: 0.2, y: 0.8, w: 0.5, h: 0.06 },
+    confirmAtSeconds: at + 0.5,
+    confirmText,
+    confidence: 90,
+    words: [],
+    contrast: null,
+  });
+
+  it('keeps a misread letter in one track but splits captions that change in place', () => {
+    const misread = buildTracks([reading('Caption twelve', 0, 'Caption twelve'), reading('Caption twe1ve', 1, 'Caption twelve'), reading('Caption twelve', 2, 'Caption twelve')], 2, 0.5);
+    expect(misread).toHaveLength(1);
+    expect(misread[0]).toMatchObject({ text: 'Caption twelve', start: 0, end: 2.5 });
+    const changed = buildTracks([reading('Caption 12', 0, 'Caption 12'), reading('Caption 12', 1, 'Caption 12'), reading('Caption 13', 2, 'Caption 13')], 2, 0.5);
+    expect(changed.map((t) => [t.text, t.start, t.end])).toEqual([
+      ['Caption 12', 0, 1.5],
+      ['Caption 13', 2, 2.5],
+    ]);
+  });
+});
+
 describe('text_overlap (read text)', () => {
   const obs = (text: string, at: number, x: number, y: number, w: number, h: number): TextObservation => ({
     atSeconds: at,
@@ -197,6 +222,7 @@ describe('text_overlap (read text)', () => {
     box: { x, y, w, h },
     confirmBox: { x, y, w, h },
     confirmAtSeconds: at + 0.5,
+    confirmText: text,
     confidence: 95,
     words: [{ text, confidence: 95, box: { x, y, w, h } }],
     contrast: null,

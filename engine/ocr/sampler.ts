@@ -243,6 +243,7 @@ export class TextSampler {
       box: this.frameBox(line.box),
       confirmBox: match ? this.frameBox(match.box) : null,
       confirmAtSeconds: next ? next.atSeconds : null,
+      confirmText: match ? match.text : null,
       confidence: line.confidence,
       words: line.words.map((w) => ({ text: w.text.trim(), confidence: w.confidence, box: this.frameBox(w.box) })),
       contrast,

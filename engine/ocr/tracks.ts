@@ -1,11 +1,23 @@
 // Confirmed readings of the same line in nearby samples become one track: the text, where it was, and for how long.
 import { intersectionArea, boxArea, unionFrameBox } from '../text/boxes.js';
 import type { TextObservation, TextTrack } from '../types.js';
-import { textSimilarity } from './words.js';
+import { textKey, textSimilarity } from './words.js';
 
 /** Two readings are the same line when their words are this similar and their boxes overlap this much. */
 const SAME_TEXT = 0.8;
 const SAME_PLACE = 0.3;
+
+/** A reading its confirming frame read identically; an unstable one differs by a misread letter or two. */
+const stable = (o: TextObservation) => o.confirmText === null || textKey(o.confirmText) === textKey(o.text);
+
+/**
+ * Same line: the same words, or similar words where one of the two readings is unstable (a misread). Two stable
+ * readings that differ are different texts in the same place ("Caption 12", then "Caption 13").
+ */
+function sameText(a: TextObservation, b: TextObservation): boolean {
+  if (textKey(a.text) === textKey(b.text)) return true;
+  return (!stable(a) || !stable(b)) && textSimilarity(a.text, b.text) >= SAME_TEXT;
+}
 
 function overlapShare(a: TextObservation, b: TextObservation): number {
   const smaller = Math.min(boxArea(a.box), boxArea(b.box));
@@ -38,7 +50,7 @@ export function buildTracks(observations: TextObservation[], maxGapSeconds: numb
   for (const o of sorted) {
     const open = groups.find((g) => {
       const last = g[g.length - 1];
-      return o.atSeconds - last.atSeconds <= maxGapSeconds + 1e-6 && o.atSeconds > last.atSeconds && textSimilarity(o.text, last.text) >= SAME_TEXT && overlapShare(o, last) >= SAME_PLACE;
+      return o.atSeconds - last.atSeconds <= maxGapSeconds + 1e-6 && o.atSeconds > last.atSeconds && sameText(o, last) && overlapShare(o, last) >= SAME_PLACE;
     });
     if (open) open.push(o);
     else groups.push([o]);

@@ -11,6 +11,7 @@ import { TOOLS } from '../tools/definitions.js';
 import * as fx from './helpers/fixtures.js';
 import { freePort } from './helpers/serve.js';
 import { generate } from './helpers/media.js';
+import { textVideo } from './helpers/text-media.js';
 
 const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
 const home = mkdtempSync(join(tmpdir(), 'preflight-mcp-'));
@@ -138,6 +139,16 @@ describe('preflight mcp over stdio', () => {
 
     const listed = await ok<{ jobs: { jobId: string }[] }>('qc_list_jobs', { limit: 5 });
     expect(listed.jobs.map((j) => j.jobId)).toContain(rerun.job_id);
+  });
+
+  it('reports text read in the picture with its words, box, contrast and a repair', async () => {
+    const file = await textVideo('mcp-low-contrast', 'color=c=0xaaaaaa:s=1280x720:r=25', 4, [{ text: 'Limited offer today', size: 26, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const run = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: file, checks: 'text_contrast,text_safe_area' });
+    expect(run.verdict).toBe('BLOCK');
+    const report = await ok<{ flags: { gate: string; severity: string; evidence: Record<string, unknown>; repair: { action: string; instruction: string } }[] }>('qc_get_report', { job_id: run.job_id });
+    const [flag] = report.flags.filter((f) => f.gate === 'text_contrast');
+    expect(flag).toMatchObject({ severity: 'BLOCK', evidence: { text: 'Limited offer today', box: { y: expect.closeTo(0.79, 1) } }, repair: { action: 'back_text_with_shape' } });
+    expect(flag.evidence.contrastRatio as number).toBeLessThan(3);
   });
 
   it('records sidecars in sidecar_ingress and queues process_async jobs for the background worker', async () => {

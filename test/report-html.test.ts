@@ -13,6 +13,7 @@ import { flagRegions } from '../engine/report-html/regions.js';
 import { buildReceipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import type { Flag, Signals } from '../engine/types.js';
+import { textVideo } from './helpers/text-media.js';
 import * as fx from './helpers/fixtures.js';
 
 const CHROMIUM = process.env.PREFLIGHT_CHROMIUM ?? '/usr/bin/chromium';
@@ -140,6 +141,11 @@ async function checkOf(name: string, file: () => Promise<string>): Promise<Check
 const blackInterior = () => checkOf('black-interior', fx.blackInterior);
 const letterbox = () => checkOf('letterbox', fx.letterbox);
 const audioDefects = () => checkOf('audio-defects', fx.audioDefects);
+/** White text on light grey (2.3:1), read by OCR: a text_contrast BLOCK with the caption's box. */
+const lowContrastCaption = () =>
+  checkOf('low-contrast-caption', () =>
+    textVideo('report-low-contrast', 'color=c=0xaaaaaa:s=1280x720:r=25', 4, [{ text: 'Limited offer today', size: 26, color: 'white', x: '(w-tw)/2', y: 'h-150' }]),
+  );
 
 function blockReceipt(report: Report) {
   return buildReceipt(
@@ -371,6 +377,23 @@ describe('visual report in headless Chromium', () => {
     const { page } = await visit(writePage('letterbox-regions', htmlText), PHONE);
     try {
       expect(await page.locator(`#still-${canvas!.id} rect.region-padding`).count()).toBe(2);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('outlines the words of a text_contrast flag on its still', async () => {
+    const { report, signals } = await lowContrastCaption();
+    const text = report.flags.find((f) => f.gate === 'text_contrast');
+    expect(text, JSON.stringify(report.flags)).toMatchObject({ severity: 'BLOCK', evidence: { text: 'Limited offer today' } });
+    const htmlText = renderReportHtml({ report, signals });
+    await expectReadableReport('low-contrast-caption', report, htmlText, true, false);
+    const { page } = await visit(writePage('low-contrast-caption-regions', htmlText), PHONE);
+    try {
+      const box = page.locator(`#still-${text!.id} rect.region-box`);
+      expect(await box.count()).toBe(1);
+      // The caption sits in the lower part of the frame: the outline's top is below 70 % of the still's height.
+      expect(Number(await box.getAttribute('y'))).toBeGreaterThan(70);
     } finally {
       await page.close();
     }

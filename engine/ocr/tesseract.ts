@@ -68,6 +68,8 @@ export class OcrEngine {
   private closed = false;
   timeouts = 0;
 
+  constructor(private readonly callTimeoutMs = OCR_CALL_TIMEOUT_MS) {}
+
   private start(): Promise<Worker> {
     if (this.closed) throw new Error('OCR engine closed');
     this.worker ??= (async () => {
@@ -100,7 +102,7 @@ export class OcrEngine {
     const worker = await this.start();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), OCR_CALL_TIMEOUT_MS);
+      timer = setTimeout(() => resolve('timeout'), this.callTimeoutMs);
     });
     const result = await Promise.race([worker.recognize(pgm(picture), {}, { blocks: true, text: false }), timeout]);
     clearTimeout(timer);

@@ -1,0 +1,48 @@
+// The OCR engine itself: offline model, bounded calls, a timed-out worker replaced rather than reused.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { localContrastPicture } from '../engine/ocr/prepare.js';
+import { OcrEngine, ocrEngineName, type OcrPicture } from '../engine/ocr/tesseract.js';
+import { textLines } from '../engine/ocr/words.js';
+import { textVideo } from './helpers/text-media.js';
+
+async function frameOf(file: string, width: number, height: number): Promise<OcrPicture> {
+  const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', `scale=${width}:${height}:flags=area`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], {
+    encoding: 'buffer',
+  });
+  return localContrastPicture({ gray: new Uint8Array(stdout), width, height });
+}
+
+describe('OcrEngine', () => {
+  it('names the offline model it reads', () => {
+    expect(ocrEngineName()).toMatch(/^tesseract\.js 7\.\d+\.\d+, eng model 4\.0\.0_best_int from @tesseract\.js-data\/eng 1\.0\.0$/);
+  });
+
+  it('counts a call that outlives its timeout, drops its worker and reads with a fresh one', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const picture = await frameOf(file, 960, 540);
+    const hurried = new OcrEngine(1);
+    try {
+      expect(await hurried.recognise(picture)).toBeNull();
+      expect(hurried.timeouts).toBe(1);
+    } finally {
+      await hurried.close();
+    }
+    const patient = new OcrEngine();
+    try {
+      const lines = await patient.recognise(picture);
+      expect(textLines(lines!, 540).map((l) => l.text)).toEqual(['Welcome to the show']);
+      // A crop reads the same words, with boxes in the whole picture's coordinates.
+      const [whole] = textLines(lines!, 540);
+      const cropped = textLines((await patient.recognise(picture, { left: 200, top: 380, width: 560, height: 120 }))!, 540);
+      expect(cropped.map((l) => l.text)).toEqual(['Welcome to the show']);
+      expect(Math.abs(cropped[0].box.x0 - whole.box.x0)).toBeLessThanOrEqual(2);
+      expect(Math.abs(cropped[0].box.y0 - whole.box.y0)).toBeLessThanOrEqual(2);
+      expect(patient.timeouts).toBe(0);
+    } finally {
+      await patient.close();
+    }
+    expect(await patient.recognise(picture)).toBeNull();
+  });
+});

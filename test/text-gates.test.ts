@@ -123,7 +123,7 @@ describe('text_safe_area', () => {
 
 describe('text_crop_jitter (read text)', () => {
   it('blocks text cut by the frame edge', async () => {
-    const file = await textVideo('ocr-edge', HD, 4, [{ text: 'Breaking news tonight', size: 44, color: 'white', x: '-70', y: '300' }]);
+    const file = await textVideo('ocr-edge', HD, 4, [{ text: 'Breaking news tonight', size: 44, color: 'white', x: '-40', y: '300' }]);
     const [f] = flagsOf(await check(file, 'text_crop_jitter'), 'text_crop_jitter');
     expect(f).toMatchObject({ severity: 'BLOCK', evidence: { edges: ['left'], source: 'read in the picture (OCR)' }, repair: { action: 'move_text' } });
     expect(f.summary).toContain('cut by the left edge');
@@ -260,5 +260,23 @@ describe('text over texture', () => {
     const file = await textVideo('ocr-over-texture', texture, 4, [caption('Into the forest', { size: 56 })]);
     const r = await check(file, 'text_contrast');
     expect(gate(r, 'text_contrast').measurements).toMatchObject({ textLines: 1 });
+  });
+});
+
+describe('captions on a backing box', () => {
+  const boxed = (name: string, background: string) =>
+    textVideo(name, background, 3, [{ text: 'Boxed caption over the picture', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150', box: 'black@0.6' }]);
+
+  it('reads a caption on a half-transparent box over a plain, a graded and a fractal picture', async () => {
+    for (const [name, background] of [
+      ['grey', 'color=c=0x808080:s=1280x720:r=25'],
+      ['gradient', "nullsrc=s=1280x720:r=25,geq=r='40+X/W*60':g='90+Y/H*100':b='180+40*sin(2*PI*(X/W+T/4))'"],
+      ['fractal', 'mandelbrot=s=1280x720:r=25'],
+    ]) {
+      const r = await check(await boxed(`ocr-boxed-${name}`, background), 'text_contrast');
+      const m = gate(r, 'text_contrast').measurements;
+      expect(m.textLines, name).toBeGreaterThanOrEqual(1);
+      expect(r.flags, name).toEqual([]);
+    }
   });
 });

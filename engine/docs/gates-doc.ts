@@ -95,7 +95,7 @@ function textInThePicture(): string[] {
       `Samples are read at a fixed rate, one a second, widening so that a programme gets at most 60 + duration/4 of them (one every 3 s for 10 minutes), so a long programme is sampled to its end, ` +
       'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',
     '',
-    'Before OCR each sample becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians), ' +
+    'Before OCR each sample becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians; on video also the flat regions nearby, such as a caption\'s backing box), ' +
       'so white and black text on mid-grey both read, and 48-px tiles that alternate between ink and paper more often than type does (noise, foliage, cellular patterns) are blanked.',
     '',
     `A word counts only when Tesseract is at least ${WORD_MIN_CONFIDENCE} % sure of it, it has two or more letters or digits, its box is at least ${MIN_TEXT_HEIGHT_PX} px tall, ` +

@@ -3,11 +3,18 @@
 // against the local background, text of either polarity becomes dark strokes on white and flat or smooth areas vanish.
 // The background is the median of a neighbourhood of block medians: text is a minority of any neighbourhood, so the
 // median stays on the background even next to big bold titles (a local mean would be pulled up by them and leave a halo).
+// On video, flat regions nearby (a caption's backing box, a panel) are candidate backgrounds too, and each pixel is
+// measured against the closest candidate: text on a half-transparent box reads against the box, not the picture.
 import type { OcrPicture } from './tesseract.js';
 
-/** Block side as a share of the long side (16 px at 960), and neighbourhood radius in blocks (9 × 9 blocks). */
+/** Block side as a share of the long side (16 px at 960); the background window is 9 × 9 blocks, a near region 3 × 3. */
 const BLOCK_FRACTION = 1 / 60;
 const NEIGHBOURHOOD = 4;
+const NEAR = 1;
+/** Flat regions up to this many blocks away are candidate backgrounds of a pixel. */
+const REACH = 3;
+/** A near region is flat (a backing box, a plain panel) when the middle half of its block medians lies within this. */
+const FLAT_SPREAD = 16;
 /** Differences up to FLOOR code values are background texture and become pure white (Tesseract would otherwise
  * binarise the texture itself); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
 const FLOOR = 24;
@@ -42,25 +49,49 @@ function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { c
   return { cols, rows, medians };
 }
 
-export function localContrastPicture(p: OcrPicture): OcrPicture {
+function neighbourhood(medians: Float64Array, cols: number, rows: number, bx: number, by: number, radius: number): number[] {
+  const around: number[] = [];
+  for (let y = Math.max(0, by - radius); y <= Math.min(rows - 1, by + radius); y++) {
+    for (let x = Math.max(0, bx - radius); x <= Math.min(cols - 1, bx + radius); x++) around.push(medians[y * cols + x]);
+  }
+  return around;
+}
+
+/** The median of a near neighbourhood whose middle half of block medians lies within FLAT_SPREAD, else NaN. */
+function flatMedian(medians: Float64Array, cols: number, rows: number, bx: number, by: number): number {
+  const near = neighbourhood(medians, cols, rows, bx, by, NEAR).sort((a, b) => a - b);
+  const q = near.length >> 2;
+  return near[near.length - 1 - q] - near[q] <= FLAT_SPREAD ? near[near.length >> 1] : NaN;
+}
+
+/**
+ * `backingBoxes`: also measure each pixel against the flat regions next to it (the near neighbourhoods of its block
+ * and the blocks around it), so a caption on a backing box narrower than the wide neighbourhood is measured against
+ * the box. Off for still images, where the inside of very big bold letters can itself read as a flat region.
+ */
+export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPicture {
   const { gray, width: w, height: h } = p;
   const size = Math.max(4, Math.round(Math.max(w, h) * BLOCK_FRACTION));
   const { cols, rows, medians } = blockMedians(gray, w, h, size);
-  const background = new Float64Array(cols * rows);
+  const flat = new Float64Array(cols * rows).fill(NaN);
+  if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
+  const candidates: number[][] = [];
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
-      const around: number[] = [];
-      for (let y = Math.max(0, by - NEIGHBOURHOOD); y <= Math.min(rows - 1, by + NEIGHBOURHOOD); y++) {
-        for (let x = Math.max(0, bx - NEIGHBOURHOOD); x <= Math.min(cols - 1, bx + NEIGHBOURHOOD); x++) around.push(medians[y * cols + x]);
+      const list = [median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD))];
+      for (let y = Math.max(0, by - REACH); y <= Math.min(rows - 1, by + REACH); y++) {
+        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) list.push(flat[y * cols + x]);
       }
-      background[by * cols + bx] = median(around);
+      candidates.push(list);
     }
   }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const row = Math.floor(y / size) * cols;
     for (let x = 0; x < w; x++) {
-      const distance = Math.abs(gray[y * w + x] - background[row + Math.floor(x / size)]);
+      const v = gray[y * w + x];
+      let distance = 255;
+      for (const c of candidates[row + Math.floor(x / size)]) distance = Math.min(distance, Math.abs(v - c));
       out[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (distance - FLOOR)));
     }
   }

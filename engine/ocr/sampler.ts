@@ -51,11 +51,11 @@ interface Frame extends RgbPicture {
 }
 
 /** The picture OCR reads: BT.709-weighted luma, then distance from the local background (engine/ocr/prepare.ts). */
-function ocrPictureOf(f: RgbPicture): OcrPicture {
+function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
   const n = f.width * f.height;
   const gray = new Uint8Array(n);
   for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
-  return localContrastPicture({ gray, width: f.width, height: f.height });
+  return localContrastPicture({ gray, width: f.width, height: f.height }, !still);
 }
 
 function thumbOf(f: RgbPicture): Float64Array {
@@ -198,7 +198,7 @@ export class TextSampler {
 
   private async readWhole(frame: Frame, still: boolean): Promise<TextLine[]> {
     const started = performance.now();
-    const read = await this.engine.recognise(ocrPictureOf(frame));
+    const read = await this.engine.recognise(ocrPictureOf(frame, still));
     this.stats.ocrMs += performance.now() - started;
     this.stats.samples++;
     if (!read) return [];
@@ -218,7 +218,7 @@ export class TextSampler {
       const top = Math.max(0, Math.floor(area.y0 - pad));
       const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
       const started = performance.now();
-      const read = await this.engine.recognise(ocrPictureOf(next), rectangle);
+      const read = await this.engine.recognise(ocrPictureOf(next, false), rectangle);
       this.stats.ocrMs += performance.now() - started;
       this.stats.confirmations++;
       again = read ? textLines(read, next.height) : [];

@@ -2,92 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { formatGates } from '../engine/gates/format.js';
 import { DELIVERY_PROFILES, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
 import { formatThresholds, needsLegalLevels } from '../engine/profiles/thresholds-format.js';
-import type { AudioStreamInfo, GateResult, LegalLevelSignals, MediaInfo, Signals, VideoStreamInfo } from '../engine/types.js';
-
-function videoStream(over: Partial<VideoStreamInfo> = {}): VideoStreamInfo {
-  return {
-    index: 0,
-    codec: 'h264',
-    profile: 'High',
-    width: 1920,
-    height: 1080,
-    displayWidth: 1920,
-    displayHeight: 1080,
-    sampleAspectRatio: '1:1',
-    displayAspectRatio: '16:9',
-    rotation: 0,
-    pixelFormat: 'yuv420p',
-    bitDepth: 8,
-    colorRange: 'tv',
-    colorSpace: 'bt709',
-    colorTransfer: 'bt709',
-    colorPrimaries: 'bt709',
-    hdr: false,
-    fieldOrder: 'progressive',
-    fps: 30,
-    avgFps: 30,
-    variableFrameRate: false,
-    startSeconds: 0,
-    durationSeconds: 60,
-    frameCount: 1800,
-    attachedPicture: false,
-    ...over,
-  };
-}
-
-function audioStream(over: Partial<AudioStreamInfo> = {}): AudioStreamInfo {
-  return {
-    index: 1,
-    codec: 'aac',
-    sampleRate: 48000,
-    channels: 2,
-    channelLayout: 'stereo',
-    channelNames: ['FL', 'FR'],
-    sampleFormat: 'fltp',
-    bitRate: 192000,
-    startSeconds: 0,
-    durationSeconds: 60,
-    ...over,
-  };
-}
-
-function mediaInfo(over: Partial<MediaInfo> = {}): MediaInfo {
-  return {
-    path: '/media/clip.mp4',
-    kind: 'video',
-    container: 'mov,mp4,m4a,3gp,3g2,mj2',
-    formatLongName: 'QuickTime / MOV',
-    sizeBytes: 50_000_000,
-    durationSeconds: 60,
-    bitRate: 6_000_000,
-    startSeconds: 0,
-    video: videoStream(),
-    audio: audioStream(),
-    videoStreamCount: 1,
-    audioStreamCount: 1,
-    subtitleStreamCount: 0,
-    otherStreams: [],
-    ...over,
-  };
-}
+import type { GateResult, LegalLevelSignals, MediaInfo, Signals, VideoStreamInfo } from '../engine/types.js';
+import { audioStream, mediaInfo, videoSignals, videoStream } from './helpers/media-info.js';
 
 function signalsWith(legalLevels: LegalLevelSignals | null = null): Signals {
   if (!legalLevels) return { video: null, audio: null, analysisMs: 0 };
-  const canvas = {
-    framesConsidered: 0,
-    barTopFraction: 0,
-    barBottomFraction: 0,
-    barLeftFraction: 0,
-    barRightFraction: 0,
-    blurLeftFraction: 0,
-    blurRightFraction: 0,
-    blurTopFraction: 0,
-    blurBottomFraction: 0,
-    barFramesShare: 0,
-    blurFramesShare: 0,
-  };
-  const video = { fps: 25, startSeconds: 0, frameCount: 0, width: 480, height: 270, frames: [], repeats: [], stills: [], canvas, legalLevels };
-  return { video, audio: null, analysisMs: 0 };
+  return { video: videoSignals({ width: 480, height: 270, legalLevels }), audio: null, analysisMs: 0 };
 }
 
 function run(gate: 'format_spec' | 'shorts_format', media: MediaInfo, delivery: DeliveryProfileId, signals: Signals = signalsWith()): GateResult {

@@ -1,4 +1,4 @@
-import { videoOnly } from './helpers/media-info.js';
+import { videoOnly, videoSignals } from './helpers/media-info.js';
 import { describe, expect, it } from 'vitest';
 import { manifestGates } from '../engine/gates/manifest.js';
 import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
@@ -15,22 +15,9 @@ const SHORT = media(1080, 1920, 45);
 const NO_SIGNALS: Signals = { video: null, audio: null, analysisMs: 0 };
 
 function signalsWithRepeats(repeats: VideoSignals['repeats'], durationSeconds = 120): Signals {
-  const canvas = {
-    framesConsidered: 0,
-    barTopFraction: 0,
-    barBottomFraction: 0,
-    barLeftFraction: 0,
-    barRightFraction: 0,
-    blurLeftFraction: 0,
-    blurRightFraction: 0,
-    blurTopFraction: 0,
-    blurBottomFraction: 0,
-    barFramesShare: 0,
-    blurFramesShare: 0,
-  };
   const frameCount = durationSeconds * 25;
   const frames = Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05 }));
-  const video: VideoSignals = { fps: 25, startSeconds: 0, frameCount, width: 192, height: 108, frames, repeats, stills: [], canvas, legalLevels: null };
+  const video = videoSignals({ frameCount, frames, repeats });
   return { video, audio: null, analysisMs: 0 };
 }
 

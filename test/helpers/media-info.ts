@@ -1,5 +1,5 @@
 // MediaInfo builders for gate tests: a clean 60 s 1080p30 H.264/AAC file, changed field by field.
-import type { AudioStreamInfo, MediaInfo, VideoStreamInfo } from '../../engine/types.js';
+import type { AudioStreamInfo, CanvasSignals, MediaInfo, VideoSignals, VideoStreamInfo } from '../../engine/types.js';
 
 export function videoStream(over: Partial<VideoStreamInfo> = {}): VideoStreamInfo {
   return {
@@ -86,4 +86,26 @@ export function videoOnly(width: number, height: number, durationSeconds: number
     audio: null,
     audioStreamCount: 0,
   });
+}
+
+/** Canvas signals of a picture with no padding at all. */
+export function emptyCanvas(): CanvasSignals {
+  return {
+    framesConsidered: 0,
+    barTopFraction: 0,
+    barBottomFraction: 0,
+    barLeftFraction: 0,
+    barRightFraction: 0,
+    blurLeftFraction: 0,
+    blurRightFraction: 0,
+    blurTopFraction: 0,
+    blurBottomFraction: 0,
+    barFramesShare: 0,
+    blurFramesShare: 0,
+  };
+}
+
+/** 25 fps video signals with an empty canvas, changed field by field. */
+export function videoSignals(over: Partial<VideoSignals> = {}): VideoSignals {
+  return { fps: 25, startSeconds: 0, frameCount: 0, width: 192, height: 108, frames: [], repeats: [], stills: [], canvas: emptyCanvas(), legalLevels: null, ...over };
 }

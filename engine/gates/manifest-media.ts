@@ -11,6 +11,7 @@ import { findPhrase, phraseWords, tokenize } from '../text/match.js';
 import { formatTimestamp } from '../timecode.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones, type UnderUi } from './ui-zones.js';
 import { pixelCropJitter, pixelOverlap, pixelPlateText, textSignals, type PixelHalf } from './text.js';
 import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roundedBox } from '../text/boxes.js';
 
@@ -951,33 +952,9 @@ function overlapFlags(texts: DeclaredText[], th: GateThresholds): { flags: FlagD
   return out;
 }
 
-interface UiZones {
-  top: number;
-  bottom: number;
-  side: number;
-}
-
-function uiZones(th: GateThresholds): UiZones | null {
-  if (!('uiZoneTopFraction' in th)) return null;
-  return { top: threshold(th, 'uiZoneTopFraction'), bottom: threshold(th, 'uiZoneBottomFraction'), side: threshold(th, 'uiZoneSideFraction') };
-}
-
-const clearOfUi = (z: UiZones): TextBox => ({ x: z.side, y: z.top, w: 1 - 2 * z.side, h: 1 - z.top - z.bottom });
-
-function zonesEntered(box: TextBox, z: UiZones): string[] {
-  const entered: [string, boolean][] = [
-    ['top', box.y < z.top - EPSILON],
-    ['bottom', boxBottom(box) > 1 - z.bottom + EPSILON],
-    ['left', box.x < z.side - EPSILON],
-    ['right', boxRight(box) > 1 - z.side + EPSILON],
-  ];
-  return entered.filter(([, on]) => on).map(([zone]) => zone);
-}
-
-function uiZoneFlag(d: DeclaredText, share: number, severity: Severity, z: UiZones, th: GateThresholds): FlagDraft {
+function uiZoneFlag(d: DeclaredText, { share, severity, zones }: UnderUi, z: UiZones, th: GateThresholds): FlagDraft {
   const name = segmentName(d.segment);
   const text = quote(d.text);
-  const zones = zonesEntered(d.box, z);
   const clear = `x ${pct(z.side)}-${pct(1 - z.side)}, y ${pct(z.top)}-${pct(1 - z.bottom)}`;
   return {
     severity,
@@ -989,7 +966,7 @@ function uiZoneFlag(d: DeclaredText, share: number, severity: Severity, z: UiZon
       ...textEvidence(d),
       shareUnderUi: round(share, 3),
       zones,
-      threshold: thresholdValues(th, ['uiZoneTopFraction', 'uiZoneBottomFraction', 'uiZoneSideFraction', 'uiZoneWatchShare', 'uiZoneBlockShare']),
+      threshold: thresholdValues(th, UI_ZONE_KEYS),
     },
     repair: {
       action: 'move_text',
@@ -1001,13 +978,9 @@ function uiZoneFlag(d: DeclaredText, share: number, severity: Severity, z: UiZon
 }
 
 function uiZoneFlags(texts: DeclaredText[], z: UiZones, th: GateThresholds): FlagDraft[] {
-  const clear = clearOfUi(z);
   return texts.flatMap((d) => {
-    const area = boxArea(d.box);
-    if (area <= 0) return [];
-    const share = 1 - intersectionArea(d.box, clear) / area;
-    const severity = severityAtLeast(share, threshold(th, 'uiZoneWatchShare'), threshold(th, 'uiZoneBlockShare'));
-    return severity ? [uiZoneFlag(d, share, severity, z, th)] : [];
+    const under = underUi(d.box, z, th);
+    return under ? [uiZoneFlag(d, under, z, th)] : [];
   });
 }
 
@@ -1038,7 +1011,7 @@ function declaredOverlap(manifest: Manifest, th: GateThresholds): GateResult {
       pairsChecked: pairs,
       overlappingPairs: flags.length - underUi,
       largestOverlapRatio: round(largest, 3),
-      uiZones: zones ? { top: zones.top, bottom: zones.bottom, sides: zones.side } : 'not applied: not a 9:16 delivery profile',
+      uiZones: uiZonesMeasurement(zones),
       boxesUnderUi: underUi,
       source: 'declared boxes in the manifest',
     },

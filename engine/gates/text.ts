@@ -7,6 +7,7 @@ import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roun
 import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity, TextSignals, TextTrack } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { clearOfUi, UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones } from './ui-zones.js';
 
 const EPSILON = 1e-9;
 const QUOTE_CHARS = 80;
@@ -127,17 +128,6 @@ function textContrast(ctx: GateContext): GateResult {
 
 // ---------------------------------------------------------------- text_safe_area
 
-interface Zones {
-  top: number;
-  bottom: number;
-  side: number;
-}
-
-function uiZones(th: GateThresholds): Zones | null {
-  if (!('uiZoneTopFraction' in th)) return null;
-  return { top: threshold(th, 'uiZoneTopFraction'), bottom: threshold(th, 'uiZoneBottomFraction'), side: threshold(th, 'uiZoneSideFraction') };
-}
-
 function insetBox(margin: number): FrameBox {
   return { x: margin, y: margin, w: 1 - 2 * margin, h: 1 - 2 * margin };
 }
@@ -182,16 +172,10 @@ function safeAreaFlag(track: TextTrack, th: GateThresholds, still: boolean): Fla
   };
 }
 
-function uiZoneFlag(track: TextTrack, z: Zones, th: GateThresholds, still: boolean): FlagDraft | null {
-  const clear: FrameBox = { x: z.side, y: z.top, w: 1 - 2 * z.side, h: 1 - z.top - z.bottom };
-  const area = boxArea(track.box);
-  if (area <= 0) return null;
-  const share = 1 - intersectionArea(track.box, clear) / area;
-  let severity: Severity | null = null;
-  if (share >= threshold(th, 'uiZoneBlockShare') - EPSILON) severity = 'BLOCK';
-  else if (share > threshold(th, 'uiZoneWatchShare') + EPSILON) severity = 'WATCH';
-  if (!severity) return null;
-  const zones = outsideEdges(track.box, clear);
+function uiZoneFlag(track: TextTrack, z: UiZones, th: GateThresholds, still: boolean): FlagDraft | null {
+  const under = underUi(track.box, z, th);
+  if (!under) return null;
+  const { share, severity, zones } = under;
   const text = quote(track.text);
   return {
     severity,
@@ -202,12 +186,12 @@ function uiZoneFlag(track: TextTrack, z: Zones, th: GateThresholds, still: boole
       ...trackEvidence(track),
       shareUnderUi: round(share, 3),
       zones,
-      threshold: thresholdValues(th, ['uiZoneTopFraction', 'uiZoneBottomFraction', 'uiZoneSideFraction', 'uiZoneWatchShare', 'uiZoneBlockShare']),
+      threshold: thresholdValues(th, UI_ZONE_KEYS),
     },
     repair: {
       action: 'move_text',
       reachable: false,
-      instruction: `Move ${text} (now ${boxText(track.box)}) into the area clear of platform UI (${boxText(clear)}), shrinking it if needed; re-render ${trackSpan(track, still)}.`,
+      instruction: `Move ${text} (now ${boxText(track.box)}) into the area clear of platform UI (${boxText(clearOfUi(z))}), shrinking it if needed; re-render ${trackSpan(track, still)}.`,
       verify: reRun('text_safe_area', `no text_safe_area flag for ${text}`),
     },
   };
@@ -226,7 +210,7 @@ function textSafeArea(ctx: GateContext): GateResult {
     {
       ...ocrMeasurements(text),
       linesOutsideSafeArea: safe.length,
-      uiZones: zones ? { top: zones.top, bottom: zones.bottom, sides: zones.side } : 'not applied: not a 9:16 delivery profile',
+      uiZones: uiZonesMeasurement(zones),
       linesUnderUi: ui.length,
     },
     [...safe, ...ui],

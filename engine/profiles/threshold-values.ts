@@ -1,5 +1,5 @@
 // Shared building blocks of the threshold tables: one threshold value with its source, and the 9:16 deliveries.
-import type { ThresholdValue } from '../types.js';
+import type { GateThresholds, ThresholdValue } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
 
 /** A threshold value with its unit, source and how sure we are of that source. */
@@ -14,3 +14,17 @@ export const t = (value: ThresholdValue['value'], unit: string, source: string, 
 export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 
 export const isVerticalDelivery = (delivery: DeliveryProfileId): boolean => VERTICAL_DELIVERIES.includes(delivery);
+
+const UI_ZONE_SOURCE =
+  'REFERENCE.md 2.3: Meta Reels/ads guidance keeps top 14 %, bottom 35 %, sides 6 % free (via houseofmarketers.com and behaviour.digital); other platforms approximate';
+
+/** The approximate 9:16 platform UI zones and how much of a text box under them is WATCH or BLOCK. */
+export function uiZoneThresholds(): GateThresholds {
+  return {
+    uiZoneTopFraction: t(0.14, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
+    uiZoneBottomFraction: t(0.35, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
+    uiZoneSideFraction: t(0.06, 'fraction of frame width', UI_ZONE_SOURCE, 'secondary'),
+    uiZoneWatchShare: t(0.1, 'fraction of the box', 'Preflight house rule: more than 10 % of a text box under the approximate UI zones is partly hidden', 'house'),
+    uiZoneBlockShare: t(0.5, 'fraction of the box', 'Preflight house rule: half of a text box or more under platform UI is hidden', 'house'),
+  };
+}

@@ -4,7 +4,7 @@
 import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
 import { pixelTextThresholds } from './thresholds-text.js';
-import { t, VERTICAL_DELIVERIES } from './threshold-values.js';
+import { t, uiZoneThresholds, VERTICAL_DELIVERIES } from './threshold-values.js';
 
 const pick = (all: GateThresholds, keys: string[]): GateThresholds => Object.fromEntries(keys.map((k) => [k, all[k]]));
 
@@ -12,9 +12,6 @@ const pick = (all: GateThresholds, keys: string[]): GateThresholds => Object.fro
 export { VERTICAL_DELIVERIES };
 
 const isVertical = (delivery: DeliveryProfileId) => VERTICAL_DELIVERIES.includes(delivery);
-
-const UI_ZONE_SOURCE =
-  'REFERENCE.md 2.3: Meta Reels/ads guidance keeps top 14 %, bottom 35 %, sides 6 % free (via houseofmarketers.com and behaviour.digital); other platforms approximate';
 
 function openingFooterText(delivery: DeliveryProfileId): GateThresholds {
   return {
@@ -109,11 +106,7 @@ function textOverlap(delivery: DeliveryProfileId): GateThresholds {
   if (!isVertical(delivery)) return overlap;
   return {
     ...overlap,
-    uiZoneTopFraction: t(0.14, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneBottomFraction: t(0.35, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneSideFraction: t(0.06, 'fraction of frame width', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneWatchShare: t(0.1, 'fraction of the box', 'Preflight house rule: more than 10 % of a text box under the approximate UI zones is partly hidden', 'house'),
-    uiZoneBlockShare: t(0.5, 'fraction of the box', 'Preflight house rule: half of a text box or more under platform UI is hidden', 'house'),
+    ...uiZoneThresholds(),
   };
 }
 

@@ -2,13 +2,10 @@
 // halves of text_overlap, text_crop_jitter and hallucinated_plate_text, per delivery profile, with sources.
 import type { GateThresholds } from '../types.js';
 import type { DeliveryProfileId } from './index.js';
-import { isVerticalDelivery, t } from './threshold-values.js';
+import { isVerticalDelivery, t, uiZoneThresholds } from './threshold-values.js';
 
 const WCAG = 'WCAG 2.x SC 1.4.3 (REFERENCE.md 2.6)';
 const SAFE_AREAS = 'EBU R 95 / SMPTE ST 2046-1 (REFERENCE.md 2.3)';
-const UI_ZONE_SOURCE =
-  'REFERENCE.md 2.3: Meta Reels/ads guidance keeps top 14 %, bottom 35 %, sides 6 % free (via houseofmarketers.com and behaviour.digital); other platforms approximate';
-
 function textContrast(): GateThresholds {
   return {
     normalTextMinRatio: t(4.5, 'contrast ratio', `${WCAG}: AA minimum for normal text`, 'primary'),
@@ -38,11 +35,7 @@ function textSafeArea(delivery: DeliveryProfileId): GateThresholds {
   if (!isVerticalDelivery(delivery)) return areas;
   return {
     ...areas,
-    uiZoneTopFraction: t(0.14, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneBottomFraction: t(0.35, 'fraction of frame height', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneSideFraction: t(0.06, 'fraction of frame width', UI_ZONE_SOURCE, 'secondary'),
-    uiZoneWatchShare: t(0.1, 'fraction of the box', 'Preflight house rule: more than 10 % of a text box under the approximate UI zones is partly hidden', 'house'),
-    uiZoneBlockShare: t(0.5, 'fraction of the box', 'Preflight house rule: half of a text box or more under platform UI is hidden', 'house'),
+    ...uiZoneThresholds(),
   };
 }
 

@@ -1,5 +1,6 @@
 // Which OCR output is text. Tesseract reads "words" into foliage, noise and checkerboards, mostly with low confidence and
 // implausible shapes; a word is kept only when its confidence, its letters and its box all look like set type.
+import { phraseWords } from '../text/match.js';
 import type { OcrBox, OcrLine, OcrWord } from './tesseract.js';
 
 /** Words below this Tesseract confidence (0..100) are dropped. */
@@ -83,12 +84,9 @@ export function textLines(lines: OcrLine[], pictureHeight: number, minLineConfid
   return out;
 }
 
-/** Words compared without case or punctuation. */
+/** Words compared without case, accents or punctuation: the engine's one word normalisation (engine/text/match.ts). */
 export function textKey(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  return phraseWords(text).join(' ');
 }
 
 /** Similarity of two texts, 0..1, from the edit distance of their keys. */

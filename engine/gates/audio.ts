@@ -1,9 +1,9 @@
 // Audio gates on the single-pass audio signals: loudness, clipping, dead air, channel balance.
 // Stats times are seconds from the audio start; flags are in media time (audio start added).
 // Commands in repair instructions use the placeholders <input> and <output>: the engine never prints server paths.
+import { spanText } from './wording.js';
 import type { ChannelStats } from '../audio/stats.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, MediaInfo, Severity } from '../types.js';
-import { formatTimestamp } from '../timecode.js';
 import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues } from './common.js';
 
 const NO_AUDIO = 'needs audio: the file has no audio stream';
@@ -21,8 +21,6 @@ const EVIDENCE_CLIP_SPANS = 50;
 /** A cut dead-air pause keeps this much silence. */
 const KEPT_PAUSE_SECONDS = 0.5;
 
-const hms = formatTimestamp;
-const spanText = (start: number, end: number) => `${hms(start)}-${hms(end)}`;
 const db1 = (value: number | null) => (value === null ? null : round(value, 1));
 const fixed1 = (value: number) => (Math.abs(value) < 0.05 ? 0 : value).toFixed(1);
 const signed1 = (value: number) => `${value > 0 ? '+' : ''}${fixed1(value)}`;

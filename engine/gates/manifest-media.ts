@@ -3,12 +3,12 @@
 // They read the manifest's typed fields; text_overlap, text_crop_jitter and hallucinated_plate_text also judge the text
 // read in the picture (engine/gates/text.ts), reporting both halves together.
 // Flags quote the manifest's own fields and never a server path: the manifest's directory only resolves contact sheets.
+import { hms, pct, quote, spanText } from './wording.js';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { Manifest, ManifestSegment, OnScreenText, TextBox } from '../sidecars/formats/manifest.js';
 import { jsonPath } from '../sidecars/formats/json-path.js';
 import { findPhrase, phraseWords, tokenize } from '../text/match.js';
-import { formatTimestamp } from '../timecode.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 import { UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones, type UnderUi } from './ui-zones.js';
@@ -18,7 +18,6 @@ import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roun
 const NEEDS_MANIFEST = 'needs manifest';
 /** Slack when comparing fractions and dB values with their thresholds. */
 const EPSILON = 1e-9;
-const QUOTE_CHARS = 80;
 const DESCRIPTION_CHARS = 60;
 /** Segments named in the summary of a flag about several segments; the evidence lists up to EVIDENCE_SEGMENTS. */
 const SUMMARY_SEGMENTS = 3;
@@ -28,9 +27,6 @@ const SHEET_FRAMES = 12;
 const NO_PICTURE_TEXT = 'not read: this check has no picture';
 const NO_MANIFEST = 'not given: only text read in the picture is checked';
 
-const hms = formatTimestamp;
-const spanText = (start: number, end: number) => `${hms(start)}-${hms(end)}`;
-const pct = (fraction: number) => `${round(100 * fraction, 1)} %`;
 const fixed1 = (value: number) => (Math.abs(value) < 0.05 ? 0 : value).toFixed(1);
 const reRun = (gate: string, what: string) => `Re-run the check with the updated manifest and checks=${gate}; expect ${what}.`;
 
@@ -44,10 +40,6 @@ interface SegmentRef {
   kind: string | null;
 }
 
-function quote(text: string, max = QUOTE_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return `"${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}"`;
-}
 
 function segmentRef(segment: ManifestSegment, index: number): SegmentRef {
   return { index, start: segment.start, end: segment.end, description: segment.description ?? null, kind: segment.kind ?? null };

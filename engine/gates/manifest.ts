@@ -1,9 +1,9 @@
 // Structure gates on the manifest sidecar: shot reuse, speaker binding, talking-head share, subject and narration
 // match, the hook, the end-screen tease and the re-hook cadence. Every rule reads typed manifest fields by name; free
 // text (narration, description) is only searched for names the manifest itself declares, as whole words and phrases.
+import { hms, spanText } from './wording.js';
 import type { Manifest, ManifestSegment, Marker } from '../sidecars/formats/manifest.js';
 import { containsPhrase, phraseWords } from '../text/match.js';
-import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity, VideoSignals } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 
@@ -17,8 +17,6 @@ const MAX_LISTED_SEGMENTS = 20;
 
 // ---------------------------------------------------------------- shared helpers
 
-const hms = (seconds: number) => formatTimestamp(Math.max(0, seconds));
-const spanText = (start: number, end: number) => `${hms(start)}-${hms(end)}`;
 const segmentPath = (index: number, field?: string) => `segments[${index}]${field ? `.${field}` : ''}`;
 
 /** A declared name in comparable form: normalised whole words, '' when it holds none. */

@@ -1,26 +1,18 @@
 // Gates on text read in the picture (OCR tracks from engine/ocr/): WCAG contrast, safe area and platform UI zones,
 // thumbnail readability, and the pixel halves of text_overlap, text_crop_jitter and hallucinated_plate_text.
+import { pct, quote, spanText } from './wording.js';
 import type { Manifest } from '../sidecars/formats/manifest.js';
 import { judgeWords } from '../ocr/lexicon.js';
 import { textKey, textSimilarity } from '../ocr/words.js';
 import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roundedBox, type FrameBox } from '../text/boxes.js';
-import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity, TextSignals, TextTrack } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 import { clearOfUi, UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones } from './ui-zones.js';
 
 const EPSILON = 1e-9;
-const QUOTE_CHARS = 80;
-const hms = (s: number) => formatTimestamp(Math.max(0, s));
-const spanText = (start: number, end: number) => `${hms(start)}-${hms(end)}`;
-const pct = (fraction: number) => `${round(100 * fraction, 1)} %`;
 const ratioText = (r: number) => `${round(r, 2).toFixed(2)}:1`;
 const reRun = (gate: string, what: string) => `Re-run the check with checks=${gate}; expect ${what}.`;
 
-function quote(text: string): string {
-  const t = text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS - 1)}…` : text;
-  return `"${t}"`;
-}
 
 /** Why a text gate cannot read the picture, or the OCR signals. */
 export function textSignals(ctx: GateContext): TextSignals | null {

@@ -1,6 +1,7 @@
 // Gates on the sidecars: what the transcript says (leaks, watch-listed terms, faithfulness to the script, sentence
 // boundaries, dialogue in a music short) and what the chunk reports say. Every flag quotes the text with its time:
 // word timings when the transcript has them, else the cue (segment) holding the text, else the whole programme.
+import { hms } from './wording.js';
 import type { ChunkSidecar } from '../sidecars/formats/chunk-sidecar.js';
 import type { Transcript } from '../sidecars/formats/transcript.js';
 import { alignWords, wordErrorRate, type Alignment, type ChangeBlock } from '../text/align.js';
@@ -8,11 +9,9 @@ import { findAnnotations } from '../text/annotations.js';
 import { findLeaks, LEAK_CATEGORIES, type LeakCategory, type LeakHit, type LeakRules } from '../text/leaks.js';
 import { findPhrase, phraseWords, tokenize, type Token } from '../text/match.js';
 import { charSpan, outsideAnnotations, quote, quoteWords, tokenSpan, tokensInRange, widenToWords, transcriptTimeline, type Timeline, type TimeSpan } from '../text/timeline.js';
-import { formatTimestamp } from '../timecode.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Repair, Severity } from '../types.js';
 import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
 
-const hms = (seconds: number) => formatTimestamp(Math.max(0, seconds));
 const spanText = (span: TimeSpan) => `${hms(span.start)}-${hms(span.end)}`;
 const CONTEXT_WORDS = 5;
 /** A trimmed tail keeps this much after the last word, so the programme does not end on the final syllable. */

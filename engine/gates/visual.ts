@@ -1,5 +1,5 @@
 // Visual gates on the luma analysis signals: black picture, frozen or looped picture, padded canvas.
-import { formatTimestamp } from '../timecode.js';
+import { hms } from './wording.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, VideoSignals } from '../types.js';
 import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues, type IndexSpan } from './common.js';
 
@@ -8,7 +8,6 @@ const runs = runsOf;
 
 const frameTime = (v: VideoSignals, i: number) => v.startSeconds + i / v.fps;
 const spanSeconds = (v: VideoSignals, s: Span) => (s.last - s.first + 1) / v.fps;
-const hms = (s: number) => formatTimestamp(Math.max(0, s));
 
 function severityFor(seconds: number, watch: number, block: number): 'BLOCK' | 'WATCH' | null {
   if (seconds >= block) return 'BLOCK';

@@ -1,4 +1,5 @@
 // Text boxes as fractions of the frame ({x, y, w, h}, origin top left), shared by declared (manifest) and read (OCR) text.
+import { pct } from '../gates/wording.js';
 import { round } from '../gates/common.js';
 
 export interface FrameBox {
@@ -7,8 +8,6 @@ export interface FrameBox {
   w: number;
   h: number;
 }
-
-const pct = (fraction: number) => `${round(100 * fraction, 1)} %`;
 
 export const boxRight = (b: FrameBox) => b.x + b.w;
 export const boxBottom = (b: FrameBox) => b.y + b.h;

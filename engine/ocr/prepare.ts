@@ -75,24 +75,23 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const { cols, rows, medians } = blockMedians(gray, w, h, size);
   const flat = new Float64Array(cols * rows).fill(NaN);
   if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
-  const candidates: number[][] = [];
+  const out = new Uint8Array(w * h);
+  // Per block, the ink of each grey level (its distance to the closest candidate background), so a pixel is one lookup.
+  const ink = new Uint8Array(256);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
-      const list = [median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD))];
+      const candidates = new Set([median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD))]);
       for (let y = Math.max(0, by - REACH); y <= Math.min(rows - 1, by + REACH); y++) {
-        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) list.push(flat[y * cols + x]);
+        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) candidates.add(flat[y * cols + x]);
       }
-      candidates.push(list);
-    }
-  }
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = Math.floor(y / size) * cols;
-    for (let x = 0; x < w; x++) {
-      const v = gray[y * w + x];
-      let distance = 255;
-      for (const c of candidates[row + Math.floor(x / size)]) distance = Math.min(distance, Math.abs(v - c));
-      out[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (distance - FLOOR)));
+      for (let v = 0; v < 256; v++) {
+        let distance = 255;
+        for (const c of candidates) distance = Math.min(distance, Math.abs(v - c));
+        ink[v] = 255 - Math.min(255, Math.max(0, GAIN * (distance - FLOOR)));
+      }
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) out[y * w + x] = ink[gray[y * w + x]];
+      }
     }
   }
   return { gray: blankBusyTiles(out, w, h), width: w, height: h };

@@ -230,9 +230,9 @@ describe('published cost basis', () => {
 
   it('derives the per-minute cost from the measured benchmark and the stated machine price', () => {
     const { derived } = costBasis();
-    expect(derived.wallSecondsPerMediaMinute.value).toBeCloseTo(13.91, 10);
-    expect(derived.coreSecondsPerMediaMinute.value).toBeCloseTo(27.82, 10);
-    expect(derived.computeUsdPerMediaMinute.value).toBeCloseTo(((13.91 / 3600) * 0.1) / 0.5, 12);
+    expect(derived.wallSecondsPerMediaMinute.value).toBeCloseTo(11.07, 10);
+    expect(derived.coreSecondsPerMediaMinute.value).toBeCloseTo(22.14, 10);
+    expect(derived.computeUsdPerMediaMinute.value).toBeCloseTo(((11.07 / 3600) * 0.1) / 0.5, 12);
     expect(derived.deterministicUsdPerMediaMinute.value).toBe(COST_RATES.deterministicUsdPerMediaMinute);
     expect(COST_RATES.modelReviewUsdPerSecond).toBe(0.0005);
   });
@@ -326,7 +326,7 @@ describe('estimate', () => {
         expect(estimate({ ...base, ai_review_seconds: max + 1 }), `${planId} ${minutes} min at ${max + 1} s`).toMatchObject({ action: 'blocked' });
       }
     }
-    expect(estimate({ plan_id: 'creator', minutes: 10 }).cost_estimate.maxAiReviewSecondsAtMargin).toBe(14);
+    expect(estimate({ plan_id: 'creator', minutes: 10 }).cost_estimate.maxAiReviewSecondsAtMargin).toBe(17);
   });
 
   it('prices the profile default gates, auto as generic_creator_video, and explicit checks instead', () => {

@@ -24,7 +24,7 @@ const BENCHMARK_SOURCE = 'Preflight benchmark (npm run bench): a full default ch
 
 const INPUTS = {
   benchmarkMediaMinutes: figure(10, 'media minutes', BENCHMARK_SOURCE, 'measured'),
-  benchmarkWallSeconds: figure(139.1, 's wall', BENCHMARK_SOURCE, 'measured'),
+  benchmarkWallSeconds: figure(110.7, 's wall', BENCHMARK_SOURCE, 'measured'),
   benchmarkCores: figure(2, 'cores', BENCHMARK_SOURCE, 'measured'),
   machineUsdPerHour: figure(
     0.1,

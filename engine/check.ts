@@ -37,12 +37,15 @@ export interface CheckResult {
   resolved: ResolvedProfile;
 }
 
+/** The npm package this engine ships in; its package.json gives ENGINE_VERSION. */
+export const PACKAGE_NAME = 'preflight-qc';
+
 function packageVersion(): string {
   const require = createRequire(import.meta.url);
   for (const candidate of ['../package.json', '../../package.json']) {
     try {
       const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === 'preflight' && pkg.version) return pkg.version;
+      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
     } catch {
       /* try the next location (source tree vs dist/) */
     }

@@ -111,7 +111,7 @@ describe('pipeline recipes', () => {
       const profile = PIPELINE_PROFILES[recipe.profile];
       expect(recipe.defaultGates).toEqual(profile.gates);
       expect(recipe.deliveryProfile.id).toBe(profile.deliveryProfile);
-      expect(recipe.cli.check).toBe(`npx preflight check <file> --profile ${recipe.profile} --json --receipt r.json`);
+      expect(recipe.cli.check).toBe(`npx -y preflight-qc check <file> --profile ${recipe.profile} --json --receipt r.json`);
     }
   });
 
@@ -167,9 +167,13 @@ describe('mcp-install.json', () => {
 
   it('has a config for every client the issue names', () => {
     const { claudeDesktop, claudeCode, cursor, vscode, codex } = install.clients;
-    expect(claudeDesktop.local.mcpServers.preflight).toEqual({ command: 'npx', args: ['-y', 'preflight', 'mcp'] });
+    expect(claudeDesktop.local.mcpServers.preflight).toEqual({ command: 'npx', args: ['-y', 'preflight-qc', 'mcp'] });
     expect(claudeDesktop.localWindows.mcpServers.preflight.args.slice(0, 2)).toEqual(['/c', 'npx']);
-    expect(claudeCode.command).toBe('claude mcp add preflight -- npx -y preflight mcp');
+    expect(claudeCode.command).toBe('claude mcp add preflight -- npx -y preflight-qc mcp');
+    expect(claudeCode.remoteHttpCommand).toBe('claude mcp add --transport http preflight https://<your preflight server>/mcp --header "Authorization: Bearer <your workspace key>"');
+    expect(cursor.remoteHttp.mcpServers.preflight).toEqual({ url: 'https://<your preflight server>/mcp', headers: { Authorization: 'Bearer ${env:PREFLIGHT_API_KEY}' } });
+    expect(vscode.remoteHttp.servers.preflight).toMatchObject({ type: 'http', url: 'https://<your preflight server>/mcp' });
+    expect(codex.remoteHttpToml).toContain('bearer_token_env_var = "PREFLIGHT_API_KEY"');
     expect(claudeCode.projectScope.file).toBe('.mcp.json');
     expect(cursor.configFile.project).toBe('.cursor/mcp.json');
     expect(vscode.local.servers.preflight.type).toBe('stdio');

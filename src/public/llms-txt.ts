@@ -2,8 +2,8 @@
 // Links are relative: the file is served at /llms.txt beside the documents it names.
 import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, PIPELINE_PROFILES, PIPELINE_PROFILE_IDS, PROFILE_ALIASES } from '../../engine/profiles/index.js';
 import { TOOL_CATALOGUE } from '../tool-catalogue.js';
-import { LOCAL_COMMAND } from './mcp-install.js';
-import { CLI_EXIT_CODES, repairLoop, VERDICT_RULE } from './repair-loop.js';
+import { CLI_COMMAND, LOCAL_COMMAND, MCP_HTTP_PATH } from './mcp-install.js';
+import { CLI_EXIT_CODES, repairLoopInstructions, VERDICT_RULE } from './repair-loop.js';
 
 interface Link {
   name: string;
@@ -72,8 +72,7 @@ function profileLinks(): Link[] {
 }
 
 function loopProse(): string[] {
-  const steps = repairLoop('<profile>').map((s) => `${s.step}. ${s.tool ? `\`${s.tool}\`: ` : ''}${s.do}`);
-  return ['The repair loop an agent runs on a final export:', '', ...steps];
+  return ['The repair loop an agent runs on a final export:', '', repairLoopInstructions()];
 }
 
 function intro(): string[] {
@@ -88,7 +87,8 @@ function intro(): string[] {
       'and a signed receipt proves what was checked.',
     '',
     `Run it as an MCP server over stdio with \`${LOCAL_COMMAND}\` (configs for common clients in mcp-install.json), ` +
-      'or from a shell with `npx preflight check <file> --json`.',
+      `or from a shell with \`${CLI_COMMAND} check <file> --json\` (installed: \`preflight check <file> --json\`). ` +
+      `A \`preflight serve\` also answers MCP over Streamable HTTP at \`${MCP_HTTP_PATH}\` with a workspace key as bearer token.`,
     '',
     ...loopProse(),
     '',

@@ -1,16 +1,22 @@
-// Ready MCP client configurations for the stdio server `preflight mcp`, local and remote mode
-// (REFERENCE.md "Client configuration conventions"). Secrets appear only as placeholders.
+// Ready MCP client configurations: the stdio server `preflight mcp` (local and remote mode) and, for clients that
+// connect by URL, the Streamable HTTP door `/mcp` of `preflight serve`. Secrets appear only as placeholders.
+import { PACKAGE_NAME } from '../../engine/check.js';
 
 export const MCP_INSTALL_SCHEMA = 'preflight-mcp-install/1';
 export const SERVER_NAME = 'preflight';
 
-/** What npx resolves: the installed bin `preflight`, else the npm package of that name. */
-const PACKAGE = 'preflight';
-export const NPX_ARGS: readonly string[] = ['-y', PACKAGE, 'mcp'];
+/** npx runs the package's one bin (`preflight`): from an installed copy when it finds one, else from the registry. */
+export const NPX_ARGS: readonly string[] = ['-y', PACKAGE_NAME, 'mcp'];
 export const LOCAL_COMMAND = `npx ${NPX_ARGS.join(' ')}`;
+/** The CLI as public documents write it: works with or without an installed copy. */
+export const CLI_COMMAND = `npx -y ${PACKAGE_NAME}`;
+
+/** Where `preflight serve` answers MCP over Streamable HTTP. */
+export const MCP_HTTP_PATH = '/mcp';
 
 export const API_URL_PLACEHOLDER = 'https://<your preflight server>';
 export const API_KEY_PLACEHOLDER = '<your workspace key>';
+const REMOTE_MCP_URL = `${API_URL_PLACEHOLDER}${MCP_HTTP_PATH}`;
 const VSCODE_KEY_INPUT = 'preflight-api-key';
 
 interface StdioServer {
@@ -30,7 +36,13 @@ function windowsNpxServer(env?: Record<string, string>): StdioServer {
   return { command: 'cmd', args: ['/c', 'npx', ...NPX_ARGS], ...(env ? { env } : {}) };
 }
 
-const mcpServers = (server: StdioServer) => ({ mcpServers: { [SERVER_NAME]: server } });
+interface HttpServer {
+  type?: 'http';
+  url: string;
+  headers: Record<string, string>;
+}
+
+const mcpServers = <S extends StdioServer | HttpServer>(server: S) => ({ mcpServers: { [SERVER_NAME]: server } });
 
 function environment() {
   return {
@@ -72,6 +84,7 @@ function claudeDesktop() {
       'Merge the mcpServers entry into the file, then restart Claude Desktop.',
       'On Windows npx is a batch script: start it through cmd /c as localWindows does.',
       'Server logs: ~/Library/Logs/Claude/mcp*.log (macOS).',
+      'Claude Desktop adds URL servers as connectors in its settings, not in this file; with a workspace key use remote (stdio, PREFLIGHT_API_URL and PREFLIGHT_API_KEY).',
     ],
   };
 }
@@ -88,14 +101,17 @@ function claudeCode() {
     command: `claude mcp add ${SERVER_NAME} -- ${LOCAL_COMMAND}`,
     windowsCommand: `claude mcp add ${SERVER_NAME} -- cmd /c ${LOCAL_COMMAND}`,
     remoteCommand: `claude mcp add ${SERVER_NAME} ${remoteEnv} -- ${LOCAL_COMMAND}`,
+    remoteHttpCommand: `claude mcp add --transport http ${SERVER_NAME} ${REMOTE_MCP_URL} --header ${shellQuoted(`Authorization: Bearer ${API_KEY_PLACEHOLDER}`)}`,
     projectScope: {
       command: `claude mcp add ${SERVER_NAME} --scope project -- ${LOCAL_COMMAND}`,
       file: '.mcp.json',
       config: mcpServers({ type: 'stdio', ...npxServer() }),
       remoteConfig: mcpServers({ type: 'stdio', ...npxServer({ PREFLIGHT_API_URL: '${PREFLIGHT_API_URL}', PREFLIGHT_API_KEY: '${PREFLIGHT_API_KEY}' }) }),
+      remoteHttpConfig: mcpServers({ type: 'http', url: `\${PREFLIGHT_API_URL}${MCP_HTTP_PATH}`, headers: { Authorization: 'Bearer ${PREFLIGHT_API_KEY}' } }),
     },
     notes: [
-      '.mcp.json is meant to be committed: remoteConfig reads the URL and key from your environment with ${VAR} expansion, so no key is written to the file.',
+      '.mcp.json is meant to be committed: remoteConfig and remoteHttpConfig read the URL and key from your environment with ${VAR} expansion, so no key is written to the file.',
+      'remoteHttpCommand and remoteHttpConfig connect to /mcp of a preflight serve by URL: nothing runs on your machine, and the server checks only media you upload to it.',
       'On native Windows (not WSL) npx needs the cmd /c wrapper: use windowsCommand.',
       'Run /mcp in a session to see the server and its tools.',
     ],
@@ -107,7 +123,11 @@ function cursor() {
     configFile: { project: '.cursor/mcp.json', global: '~/.cursor/mcp.json' },
     local: mcpServers(npxServer()),
     remote: mcpServers(npxServer(REMOTE_ENV)),
-    notes: ['Use the global file for a key of your own; a project file is often committed.'],
+    remoteHttp: mcpServers({ url: REMOTE_MCP_URL, headers: { Authorization: 'Bearer ${env:PREFLIGHT_API_KEY}' } }),
+    notes: [
+      'Use the global file for a key of your own; a project file is often committed.',
+      'remoteHttp connects to /mcp of a preflight serve by URL and reads the key from PREFLIGHT_API_KEY in your environment.',
+    ],
   };
 }
 
@@ -124,7 +144,15 @@ function vscode() {
         },
       },
     },
-    notes: ['The top-level key is "servers", not "mcpServers".', 'In remote mode VS Code asks for the key once and stores it; it is never written to the file.'],
+    remoteHttp: {
+      inputs: [{ type: 'promptString', id: VSCODE_KEY_INPUT, description: 'Preflight workspace API key', password: true }],
+      servers: { [SERVER_NAME]: { type: 'http', url: REMOTE_MCP_URL, headers: { Authorization: `Bearer \${input:${VSCODE_KEY_INPUT}}` } } },
+    },
+    notes: [
+      'The top-level key is "servers", not "mcpServers".',
+      'In remote mode VS Code asks for the key once and stores it; it is never written to the file.',
+      'remoteHttp connects to /mcp of a preflight serve by URL.',
+    ],
   };
 }
 
@@ -162,12 +190,24 @@ function codexRemoteToml(): string {
   ].join('\n');
 }
 
+function codexRemoteHttpToml(): string {
+  return [
+    `[mcp_servers.${SERVER_NAME}]`,
+    `url = ${tomlString(REMOTE_MCP_URL)}`,
+    '# The key is read from this variable of your shell, so it stays out of this file.',
+    `bearer_token_env_var = ${tomlString('PREFLIGHT_API_KEY')}`,
+    `tool_timeout_sec = ${CODEX_TOOL_TIMEOUT_SEC}`,
+    '',
+  ].join('\n');
+}
+
 function codex() {
   return {
     configFile: { user: '~/.codex/config.toml', project: '.codex/config.toml' },
     command: `codex mcp add ${SERVER_NAME} -- ${LOCAL_COMMAND}`,
     toml: codexLocalToml(),
     remoteToml: codexRemoteToml(),
+    remoteHttpToml: codexRemoteHttpToml(),
     notes: [
       `tool_timeout_sec defaults to 60 s. qc_run_local_file returns a running job to poll with qc_get_job when a check takes long, so the default works; ${CODEX_TOOL_TIMEOUT_SEC} leaves room for long synchronous checks.`,
       `startup_timeout_sec defaults to 10 s; the first npx run downloads the package, hence ${CODEX_STARTUP_TIMEOUT_SEC}.`,
@@ -178,8 +218,11 @@ function codex() {
 
 function fromSource() {
   return {
-    description: 'From a clone (npm install builds dist/): run the bin with node and an absolute path instead of npx.',
+    description:
+      'From a git checkout (npm install builds dist/): run the bin with node and an absolute path instead of npx. ' +
+      `After npm install -g (from the registry or a tarball made with npm pack), the command is just: preflight mcp.`,
     server: { command: 'node', args: ['/absolute/path/to/preflight/bin/preflight.js', 'mcp'] },
+    installed: { command: 'preflight', args: ['mcp'] },
   };
 }
 
@@ -188,13 +231,22 @@ export function mcpInstall() {
     schema: MCP_INSTALL_SCHEMA,
     server: {
       name: SERVER_NAME,
+      package: PACKAGE_NAME,
       transport: 'stdio',
       command: LOCAL_COMMAND,
       modes: {
         local: 'Default. Checks files on this machine in-process; jobs, reports and receipts live under PREFLIGHT_HOME.',
         remote: 'Set PREFLIGHT_API_URL and PREFLIGHT_API_KEY: the same tools call a Preflight REST server.',
       },
-      note: 'npx resolves preflight from an installed copy when it finds one, otherwise from the npm registry. Where Preflight is not installed or published under that name, use fromSource.',
+      remoteHttp: {
+        transport: 'streamable-http',
+        url: REMOTE_MCP_URL,
+        auth: `Authorization: Bearer ${API_KEY_PLACEHOLDER}`,
+        description:
+          'preflight serve also answers MCP at /mcp behind the same workspace keys and scopes as /v1: clients that connect by URL need no local process. ' +
+          'Media goes up through qc_create_upload_url; files on your machine are not reachable from the server.',
+      },
+      note: `npx runs ${PACKAGE_NAME} from an installed copy when it finds one, otherwise from the npm registry. Without either, install from a tarball or use fromSource.`,
     },
     environment: environment(),
     clients: {

@@ -13,6 +13,7 @@ import {
 } from '../../engine/profiles/index.js';
 import type { DeliveryProfile, GateDefinition, GateThresholds, MediaKind } from '../../engine/types.js';
 import { cliEquivalent, placeholderArguments, repairLoop, VERDICT_RULE, type CliEquivalent, type RepairLoopStep } from './repair-loop.js';
+import { CLI_COMMAND } from './mcp-install.js';
 import { commonMediaKinds, gatesRequiring, SIDECARS, type Sidecar } from './sidecars.js';
 
 export const PIPELINE_RECIPES_SCHEMA = 'preflight-pipeline-recipes/1';
@@ -208,7 +209,7 @@ function checksWith(profile: PipelineProfile, uses: readonly SidecarUse[]): stri
 
 // The report goes to stdout, so its redirection comes last.
 const handoffCommand = (profile: PipelineProfileId): string =>
-  `npx preflight check <file> --profile ${profile} --receipt receipt.json --markers markers.csv --json > report.json`;
+  `${CLI_COMMAND} check <file> --profile ${profile} --receipt receipt.json --markers markers.csv --json > report.json`;
 
 export function npoPipelineHandoff(): NpoPipelineHandoff {
   const recipe = recipeFor(NPO_PROFILE);

@@ -1,5 +1,6 @@
 // The agent repair loop, the verdict rule and the CLI contract as data, so every public document states them alike.
 import { VERIFY_CLI } from '../../engine/receipt.js';
+import { CLI_COMMAND } from './mcp-install.js';
 
 export const VERDICT_RULE =
   'BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. WATCH is upload-ready; a receipt carries PASS or BLOCK only. ' +
@@ -57,15 +58,35 @@ export function repairLoop(profile: string, extraArguments: Record<string, strin
       step: 4,
       tool: 'qc_run_local_file',
       arguments: runArguments,
-      do: 'Re-run the check on the repaired file (repair.verify says which checks and what to expect). Repeat from step 2 while any BLOCK flag remains.',
+      do:
+        'Re-run the full check on the repaired file, with the same arguments as the first run (not narrowed to the repaired gates); ' +
+        'repair.verify says what to expect. Repeat from step 2 while any BLOCK flag remains.',
     },
     {
       step: 5,
       tool: 'qc_get_receipt',
       arguments: { job_id: JOB },
-      do: 'Fetch the signed receipt of the final run and keep it with the asset. Publish only on receipt verdict PASS.',
+      do: 'Call the asset upload-ready only when no BLOCK flag remains: fetch the signed receipt of that final run and keep it with the asset. Publish only on receipt verdict PASS.',
     },
   ];
+}
+
+/** How a remote agent gets media to the server before step 1: there, files on the agent's machine are out of reach. */
+const UPLOAD_FIRST =
+  'Upload the final export: qc_create_upload_url, PUT the bytes to signed_put_url, then run qc_run_video with its upload_id.';
+
+/**
+ * The loop as five lines for an MCP client's `instructions`: the same steps as every public document. `upload` is
+ * for a server that cannot read the agent's files (MCP over HTTP), where a check starts from an upload.
+ */
+export function repairLoopInstructions(media: 'local_file' | 'upload' = 'local_file'): string {
+  return repairLoop('<profile>')
+    .map((s) => {
+      const call = s.tool === 'qc_run_local_file' && media === 'upload' ? 'qc_run_video' : s.tool;
+      const lead = s.step === 1 && media === 'upload' ? `${UPLOAD_FIRST} ` : '';
+      return `${s.step}. ${call ? `${call}: ` : ''}${lead}${s.do}`;
+    })
+    .join('\n');
 }
 
 export interface CliEquivalent {
@@ -77,9 +98,9 @@ export interface CliEquivalent {
 
 export function cliEquivalent(profile: string): CliEquivalent {
   return {
-    check: `npx preflight check <file> --profile ${profile} --json --receipt r.json`,
-    markers: `npx preflight check <file> --profile ${profile} --markers markers.csv`,
-    verify: `npx ${VERIFY_CLI}`,
+    check: `${CLI_COMMAND} check <file> --profile ${profile} --json --receipt r.json`,
+    markers: `${CLI_COMMAND} check <file> --profile ${profile} --markers markers.csv`,
+    verify: `${CLI_COMMAND} ${VERIFY_CLI.replace(/^preflight /, '')}`,
     exitCodes: CLI_EXIT_CODES,
   };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `preflight mcp` starts the MCP door (tools/), `preflight serve` the REST door (http/), everything else is the CLI
-// (src/): the service never imports a door.
+// `preflight mcp` and `preflight serve` start the doors (composed in entry/: the MCP door tools/ and the REST door
+// http/ never import each other), everything else is the CLI (src/): the service never imports a door.
 const command = process.argv[2];
-if (command === 'mcp') await import('../dist/tools/stdio.js');
-else if (command === 'serve') await import('../dist/http/main.js');
+if (command === 'mcp') await import('../dist/entry/mcp.js');
+else if (command === 'serve') await import('../dist/entry/serve.js');
 else await import('../dist/src/cli.js');

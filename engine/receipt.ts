@@ -42,7 +42,8 @@ export const ReceiptSchema = z
       .meta({ description: '"sha256=" + lowercase hex HMAC-SHA256 of the canonical JSON of the signed fields.' }),
     summary: z.string().optional().meta({ description: 'One human line. Unsigned: never trust it as an assertion.' }),
     verify: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
+      // additionalProperties: true, not {}: MCP clients that map schemas onto a single-type dialect reject an empty schema.
+      .union([z.string(), z.record(z.string(), z.unknown()).meta({ additionalProperties: true })])
       .optional()
       .meta({ description: 'How to verify this receipt. Unsigned and informational.' }),
   })

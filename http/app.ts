@@ -10,8 +10,8 @@ import { EngineError } from '../engine/errors.js';
 import { ENGINE_VERSION } from '../engine/check.js';
 import { ServiceError } from '../src/errors.js';
 import type { OperationalState } from '../src/public/operational.js';
-import type { PreflightService } from '../src/service.js';
-import type { Authenticator, Env } from './route.js';
+import type { PreflightService, Principal } from '../src/service.js';
+import { authenticateRequest, type Authenticator, type Env } from './route.js';
 import { jobRoutes } from './routes/jobs.js';
 import { publicRoutes } from './routes/public.js';
 import { uploadRoutes } from './routes/uploads.js';
@@ -25,6 +25,13 @@ export interface HttpDeps {
   state: () => Promise<OperationalState>;
   /** Further route groups (accounts, usage, webhooks) mounted by the server that owns those services. */
   extraRoutes?: ((app: OpenAPIHono<Env>, auth: Authenticator) => void)[];
+  /** Handlers of every method at a path, behind the same bearer keys as /v1 (any valid key: the handler checks scopes). */
+  mounts?: AuthenticatedMount[];
+}
+
+export interface AuthenticatedMount {
+  path: string;
+  handle(request: Request, principal: Principal): Promise<Response>;
 }
 
 export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
@@ -63,6 +70,7 @@ export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
   jobRoutes(app, deps.auth, deps.service);
   uploadRoutes(app, deps.auth, deps.service);
   for (const mount of deps.extraRoutes ?? []) mount(app, deps.auth);
+  for (const mount of deps.mounts ?? []) app.all(mount.path, (c) => mount.handle(c.req.raw, authenticateRequest(c, deps.auth)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'Workspace API key (prv_…)' });
   app.doc31('/openapi.json', {

@@ -4,6 +4,7 @@ import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-opena
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { hasScope, type Scope } from '../src/accounts/scopes.js';
 import { ServiceError } from '../src/errors.js';
 import type { Principal } from '../src/service.js';
 
@@ -20,7 +21,7 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObjec
   summary: string;
   description?: string;
   /** Scope the bearer key needs; `public` routes take no key. */
-  auth: string | 'public';
+  auth: Scope | 'public';
   body?: B;
   query?: Q;
   params?: P;
@@ -51,11 +52,8 @@ const ERROR_STATUSES: Record<number, string> = {
   404: 'Not found',
 };
 
-export function hasScope(principal: Principal, scope: string): boolean {
-  return principal.operator || principal.scopes.includes(scope) || principal.scopes.includes('*');
-}
-
-export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope: string): Principal {
+/** The principal of the request's bearer key (401 without a valid one), holding `scope` when one is named (else 403). */
+export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope?: Scope): Principal {
   const header = c.req.header('authorization');
   const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   const principal = auth.authenticate(bearer);
@@ -63,7 +61,7 @@ export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope:
     c.header('WWW-Authenticate', 'Bearer realm="preflight"');
     throw new ServiceError('unauthorized', bearer ? 'The API key is not valid.' : 'Send the workspace API key as `Authorization: Bearer <key>`.', {}, 401);
   }
-  if (!hasScope(principal, scope)) throw new ServiceError('insufficient_scope', `This key lacks the ${scope} scope.`, { scope }, 403);
+  if (scope && !hasScope(principal, scope)) throw new ServiceError('insufficient_scope', `This key lacks the ${scope} scope.`, { scope }, 403);
   return principal;
 }
 

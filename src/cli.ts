@@ -172,15 +172,15 @@ function program(): Command {
     });
   cmd
     .command('serve')
-    .description('Serve the REST /v1 API, public documents and receipt verifier (--port 8787, --host 127.0.0.1, --bootstrap creates an operator key).')
+    .description('Serve the REST /v1 API, the public documents and MCP over HTTP at /mcp, behind API keys (options: preflight serve --help).')
     .action(() => {
-      throw new CliError('run `preflight serve` through the preflight bin (npx preflight serve)');
+      throw new CliError('run `preflight serve` through the preflight bin (bin/preflight.js)');
     });
   cmd
     .command('mcp')
-    .description('Serve the Preflight agent tools over MCP stdio (for Claude, Cursor, VS Code, Codex; see mcp-install.json).')
+    .description('Serve the agent tools over MCP stdio for Claude, Cursor, VS Code, Codex (options: preflight mcp --help).')
     .action(() => {
-      throw new CliError('run `preflight mcp` through the preflight bin (npx preflight mcp)');
+      throw new CliError('run `preflight mcp` through the preflight bin (bin/preflight.js)');
     });
   return cmd;
 }

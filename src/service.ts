@@ -100,22 +100,24 @@ export const LOCAL_URLS: JobUrls = {
   artifact: (id, file) => `preflight://jobs/${id}/artifacts/${file}`,
 };
 
+/** Each artifact file and where /v1/qc/jobs/{id}/ serves it. */
+export const REST_ARTIFACT_PATHS: Readonly<Record<string, string>> = {
+  'report.json': 'report',
+  'receipt.json': 'receipt',
+  'markers.csv': 'artifacts/markers',
+  'markers.edl': 'artifacts/edl',
+  'markers.fcpxml': 'artifacts/fcpxml',
+  'markers-avid.txt': 'artifacts/avid',
+  'markers-premiere.xml': 'artifacts/premiere',
+  'report.html': 'report.html',
+};
+
 /** Job URLs on the REST door. */
 export function restUrls(base: string): JobUrls {
-  const artifactPaths: Record<string, string> = {
-    'report.json': 'report',
-    'receipt.json': 'receipt',
-    'markers.csv': 'artifacts/markers',
-    'markers.edl': 'artifacts/edl',
-    'markers.fcpxml': 'artifacts/fcpxml',
-    'markers-avid.txt': 'artifacts/avid',
-    'markers-premiere.xml': 'artifacts/premiere',
-    'report.html': 'report.html',
-  };
   return {
     status: (id) => `${base}/v1/qc/jobs/${id}`,
     report: (id) => `${base}/v1/qc/jobs/${id}/report`,
-    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${artifactPaths[file] ?? `artifacts/${file}`}`,
+    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${REST_ARTIFACT_PATHS[file] ?? `artifacts/${file}`}`,
   };
 }
 
@@ -380,7 +382,7 @@ export class PreflightService {
     if (!this.publicBaseUrl) {
       throw new ServiceError(
         'uploads_unavailable',
-        'Upload URLs need the HTTP door running in this process: start the server with `preflight mcp --http <port>` (or use `preflight serve`). For a file on this machine call qc_run_local_file with its path instead.',
+        'Upload URLs need an HTTP door in this process: start the server with `preflight mcp --upload-port <port>` (or use `preflight serve`). For a file on this machine call qc_run_local_file with its path instead.',
         {},
         503,
       );

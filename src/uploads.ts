@@ -14,9 +14,9 @@ export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
 export const MAX_UPLOAD_BYTES = 20 * 1024 ** 3;
 
 export const CreateUploadInputSchema = z.object({
-  filename: z.string().min(1).max(255),
-  content_type: z.string().min(1).max(255),
-  size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
+  filename: z.string().min(1).max(255).describe('Name of the file to upload (its extension tells the media format).'),
+  content_type: z.string().min(1).max(255).describe('MIME type of the file, e.g. video/mp4.'),
+  size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Exact size of the file in bytes: the PUT may not send more.'),
 });
 export type CreateUploadInput = z.infer<typeof CreateUploadInputSchema>;
 

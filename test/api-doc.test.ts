@@ -8,6 +8,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION } from '../engine/check.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
+import { GATE_IDS } from '../engine/gates/catalogue.js';
+import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';
 import { accountRoutes } from '../http/routes/accounts.js';
@@ -22,11 +24,12 @@ const DOC_PATH = resolve(import.meta.dirname, '../docs/api.md');
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /** Routes that are deliberately not part of the OpenAPI document. */
-const OUTSIDE_OPENAPI = new Set(['POST /v1/webhooks/checkout']);
+const OUTSIDE_OPENAPI = new Set(['POST /v1/webhooks/checkout', 'POST /mcp']);
 
 interface Operation {
   security?: unknown[];
   'x-required-scope'?: string;
+  requestBody?: { content: Record<string, { schema: { properties: Record<string, { enum?: string[]; description?: string }> } }> };
 }
 
 interface OpenApiDocument {
@@ -71,7 +74,7 @@ let doc: string;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'preflight-api-doc-'));
   const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
-  // The same services and routes as http/main.ts builds for `preflight serve`.
+  // The same services and routes as entry/serve.ts builds for `preflight serve`.
   service = await PreflightService.open({ home, env });
   const accounts = new AccountService({ store: service.records, env });
   webhooks = new WebhookService({
@@ -119,6 +122,17 @@ function openApiRoutes(): Map<string, Operation> {
   }
   return routes;
 }
+
+describe('OpenAPI document', () => {
+  it('accepts and lists every profile, delivery profiles included, and names the valid gates of checks', () => {
+    for (const path of ['/v1/qc/jobs', '/v1/qc/estimate']) {
+      const { profile, checks } = spec.paths[path].post.requestBody!.content['application/json'].schema.properties;
+      expect(profile.enum, path).toEqual([...ACCEPTED_PROFILE_NAMES]);
+      for (const id of DELIVERY_PROFILE_IDS) expect(profile.enum, path).toContain(id);
+      for (const gate of GATE_IDS) expect(checks.description, path).toContain(gate);
+    }
+  });
+});
 
 describe('docs/api.md', () => {
   it('names the OpenAPI document and its version', () => {

@@ -336,6 +336,8 @@ describe('estimate', () => {
     expect(estimate({ profile: 'shorts' }).effective_checks).toEqual(PIPELINE_PROFILES.nto_shorts.gates);
     expect(estimate({ profile: 'thumbnail' }).effective_checks).toEqual(PIPELINE_PROFILES.creator_thumbnail.gates);
     expect(estimate({ profile: 'nto_long_form' }).effective_checks).toEqual(PIPELINE_PROFILES.nto_long_form.gates);
+    // A delivery profile keeps the pipeline auto infers from the media: without media, priced as auto.
+    expect(estimate({ profile: 'broadcast_r128' }).effective_checks).toEqual(PIPELINE_PROFILES.generic_creator_video.gates);
     expect(estimate({ profile: 'audio', checks: ' loudness, clipping ,loudness' }).effective_checks).toEqual(['loudness', 'clipping']);
   });
 

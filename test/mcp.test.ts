@@ -7,7 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATE_IDS } from '../engine/gates/catalogue.js';
+import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
+import { repairLoopInstructions } from '../src/public/repair-loop.js';
 import { TOOLS } from '../tools/definitions.js';
+import { lintTools } from './helpers/schema-lint.js';
 import * as fx from './helpers/fixtures.js';
 import { freePort } from './helpers/serve.js';
 import { generate } from './helpers/media.js';
@@ -70,6 +74,71 @@ describe('preflight mcp over stdio', () => {
     }
     expect(tools.find((t) => t.name === 'qc_get_report')!.annotations!.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'qc_run_local_file')!.annotations!.readOnlyHint).toBe(false);
+  });
+
+  it('gives the repair loop in five lines as its instructions at initialize', () => {
+    const instructions = client.getInstructions()!;
+    expect(instructions).toBe(repairLoopInstructions('local_file'));
+    const lines = instructions.split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^1\. qc_run_local_file: /);
+    expect(lines[1]).toMatch(/every BLOCK and WATCH flag with its timestamp/);
+    expect(lines[2]).toMatch(/repair\.reachable is true/);
+    expect(lines[3]).toMatch(/full check/);
+    expect(lines[4]).toMatch(/upload-ready only when no BLOCK flag remains/);
+  });
+
+  it('describes every input property, lists every profile and gate, and says only what is true', async () => {
+    const { tools } = await client.listTools();
+    const undescribed: string[] = [];
+    const visit = (schema: Record<string, unknown>, path: string) => {
+      for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (typeof prop.description !== 'string' || prop.description.length < 8) undescribed.push(`${path}.${name}`);
+        if (prop.type === 'object') visit(prop, `${path}.${name}`);
+      }
+    };
+    for (const t of tools) visit(t.inputSchema, t.name);
+    expect(undescribed).toEqual([]);
+    for (const name of ['qc_run_local_file', 'qc_run_video', 'qc_estimate_cost']) {
+      const props = tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { enum?: string[]; description: string }>;
+      expect(props.profile.enum, name).toEqual([...ACCEPTED_PROFILE_NAMES]);
+      for (const id of DELIVERY_PROFILE_IDS) expect(props.profile.description, `${name} ${id}`).toContain(id);
+      for (const gate of GATE_IDS) expect(props.checks.description, `${name} ${gate}`).toContain(gate);
+    }
+    const artifacts = tools.find((t) => t.name === 'qc_get_artifacts')!.description!;
+    for (const word of ['eight', 'HTML', 'FCPXML', 'Avid', 'Premiere', 'EDL', 'CSV', 'receipt']) expect(artifacts).toContain(word);
+    for (const t of tools) expect(t.description, t.name).not.toMatch(/anyone/i);
+  });
+
+  it('lists input and output schemas that pass the MCP Inspector portability checks (--strict)', async () => {
+    const { tools } = await client.listTools();
+    expect(lintTools(tools)).toEqual([]);
+  });
+
+  it('checks against a delivery profile named in profile', async () => {
+    const run = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: await fx.clean(), profile: 'broadcast_r128', checks: 'loudness' });
+    const report = await ok<{ gates: { gate: string; measurements: Record<string, unknown> }[] }>('qc_get_report', { job_id: run.job_id });
+    expect(report.gates.map((g) => g.gate)).toEqual(['loudness']);
+    const job = await ok<{ job: { profile: string; requestedProfile: string } }>('qc_get_job', { job_id: run.job_id });
+    expect(job.job.requestedProfile).toBe('broadcast_r128');
+  });
+
+  it('answers media it cannot check with isError and the reason, and records the failed job', async () => {
+    const notMedia = join(work, 'notes.mp4');
+    writeFileSync(notMedia, 'These are meeting notes, not a video.\n'.repeat(50));
+    const truncated = join(work, 'truncated.mp4');
+    writeFileSync(truncated, readFileSync(await fx.clean()).subarray(0, 4096));
+    for (const file of [notMedia, truncated]) {
+      const text = await fails('qc_run_local_file', { file_path: file }, /^unsupported_media: /);
+      expect(text).not.toContain(file);
+      const jobId = /job (job_[0-9a-f]+) is recorded as failed/.exec(text)?.[1];
+      expect(jobId, text).toBeDefined();
+      const job = await ok<{ status: string; failure_reason: string }>('qc_get_job', { job_id: jobId });
+      expect(job.status).toBe('failed');
+      expect(job.failure_reason).toMatch(/^unsupported_media: /);
+      const failed = await ok<{ jobs: { jobId: string }[] }>('qc_list_jobs', { status: 'failed' });
+      expect(failed.jobs.map((j) => j.jobId)).toContain(jobId);
+    }
   });
 
   it('runs the repair loop: BLOCK with timestamps → repair → PASS → receipt verifies → re-run meters 0', async () => {
@@ -208,7 +277,7 @@ describe('preflight mcp over stdio', () => {
     await fails('qc_run_local_file', { file_path: await fx.clean(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
     await fails('qc_run_video', { video_base64: 'A'.repeat(Math.ceil((6.5 * 1024 * 1024 * 4) / 3)) }, /^inline_media_too_large: .*6.3 MB inline limit/);
     await fails('qc_get_report', { job_id: 'job_nope' }, /^job_not_found: /);
-    await fails('qc_create_upload_url', { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 10 }, /^uploads_unavailable: .*preflight mcp --http/);
+    await fails('qc_create_upload_url', { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 10 }, /^uploads_unavailable: .*preflight mcp --upload-port/);
     await fails('qc_run_video', { youtube_url: 'https://video.example/watch?v=1' }, /^platform_ingest_unavailable: .*yt-dlp/);
     const bad = await call('qc_get_job', {});
     expect(bad.isError).toBe(true);
@@ -232,7 +301,7 @@ async function pollJob(c: Client, id: string): Promise<Record<string, unknown>> 
 }
 
 
-describe('preflight mcp --http: uploads through the HTTP door in the same process', () => {
+describe('preflight mcp --upload-port: uploads through the upload port in the same process', () => {
   it('reserves a signed PUT URL, stores the bytes over real HTTP, and checks the upload', async () => {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'preflight-mcp-http-'));
@@ -240,7 +309,7 @@ describe('preflight mcp --http: uploads through the HTTP door in the same proces
     await httpClient.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, 'mcp', '--http', String(port)],
+        args: [BIN, 'mcp', '--upload-port', String(port)],
         env: { ...childEnv, PREFLIGHT_HOME: dir, PREFLIGHT_MCP_RUN_WAIT_MS: '300' },
         stderr: 'pipe',
       }),
@@ -280,6 +349,47 @@ describe('preflight mcp --http: uploads through the HTTP door in the same proces
       expect((await pollJob(httpClient, started.job_id)).status).toBe('completed');
     } finally {
       await httpClient.close();
+    }
+  });
+});
+
+describe('progress notifications', () => {
+  it('stop when the tool call returns, though the check goes on in the background', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: { ...childEnv, PREFLIGHT_HOME: mkdtempSync(join(tmpdir(), 'preflight-mcp-progress-')), PREFLIGHT_MCP_RUN_WAIT_MS: '300' },
+      stderr: 'pipe',
+    });
+    const progressClient = new Client({ name: 'preflight-test-progress', version: '1.0.0' });
+    const clientErrors: Error[] = [];
+    progressClient.onerror = (err) => clientErrors.push(err);
+    await progressClient.connect(transport);
+    // Every message as it arrives, in order, before the client handles it.
+    const arrived: { method?: string; id?: unknown; params?: { progressToken?: unknown } }[] = [];
+    const handle = transport.onmessage!;
+    transport.onmessage = (message) => {
+      arrived.push(message as (typeof arrived)[number]);
+      handle(message);
+    };
+    try {
+      const during: number[] = [];
+      const run = (await progressClient.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.verticalShort() } }, undefined, {
+        onprogress: (p) => during.push(p.progress),
+        timeout: 120_000,
+      })) as CallToolResult;
+      const started = run.structuredContent as { job_id: string; status: string };
+      expect(started.status).toBe('running');
+      const answeredAt = arrived.findIndex((m) => m.method === undefined && m.id !== undefined && 'result' in m && (m as { result: { structuredContent?: { job_id?: string } } }).result.structuredContent?.job_id === started.job_id);
+      expect(answeredAt).toBeGreaterThan(0);
+      expect((await pollJob(progressClient, started.job_id)).status).toBe('completed');
+      const progress = arrived.map((m, i) => ({ m, i })).filter(({ m }) => m.method === 'notifications/progress');
+      expect(progress.filter(({ i }) => i < answeredAt).length).toBeGreaterThan(0);
+      expect(progress.filter(({ i }) => i > answeredAt)).toEqual([]);
+      expect(clientErrors.filter((e) => /progress/i.test(e.message))).toEqual([]);
+      expect(during.length).toBeGreaterThan(0);
+    } finally {
+      await progressClient.close();
     }
   });
 });

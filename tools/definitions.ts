@@ -6,7 +6,9 @@ import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
+import { freeObject, nullable } from '../src/schemas/portable.js';
 import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type JobStatus, type QcJob } from '../src/schemas/job.js';
+import { ServiceError } from '../src/errors.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
 import { CreateUploadInputSchema, type CreateUploadInput, type Upload } from '../src/uploads.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
@@ -37,6 +39,8 @@ export interface ToolEnv {
   principal: Principal;
   /** How long a run tool waits before returning a still-running job to poll (stays inside a client's 60 s timeout). */
   runWaitMs: number;
+  /** The caller is on the machine the tools run on (stdio), so file paths name its files; false over HTTP. */
+  localFiles: boolean;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -44,6 +48,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   run(env: ToolEnv, args: z.infer<I>, ctx: OpContext): Promise<z.infer<O>> | z.infer<O>;
+  /** An output that is a failure for the caller (a check whose media could not be checked), as the error text to return. */
+  failureOf?(out: z.infer<O>): string | null;
 }
 
 const define = <I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> => def;
@@ -61,7 +67,7 @@ const RunOutputSchema = z.object({
   media_ingress: MediaIngressSchema.nullable(),
   sidecar_ingress: SidecarIngressSchema.nullable(),
   cost_estimate: CostEstimateSchema,
-  failure_reason: z.string().nullable(),
+  failure_reason: nullable(z.string(), 'the job has not failed'),
   idempotent_replay: z.boolean(),
   summary: z.string().describe('One line for the user.'),
   next_step: z.string().describe('What to call next.'),
@@ -98,6 +104,11 @@ function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<t
   };
 }
 
+/** The media could not be checked (unreadable, not media): the reason, and where the recorded job is. */
+function failedRun(out: z.infer<typeof RunOutputSchema>): string | null {
+  return out.status === 'failed' ? `${out.failure_reason} (job ${out.job_id} is recorded as failed; qc_get_job shows it)` : null;
+}
+
 const FlagOutputSchema = z.object({
   id: z.string(),
   gate: z.string(),
@@ -108,7 +119,7 @@ const FlagOutputSchema = z.object({
   timecode: z.string(),
   frame: z.number().int(),
   summary: z.string(),
-  evidence: z.record(z.string(), z.unknown()),
+  evidence: freeObject().describe('Measured values, thresholds and quotes behind the flag.'),
   repair: z.object({ action: z.string(), instruction: z.string(), verify: z.string(), reachable: z.boolean() }),
 });
 
@@ -126,6 +137,7 @@ export const TOOLS = [
       const { job, replay } = await env.service.createJob(env.principal, args, ctx, { waitMs: env.runWaitMs });
       return runOutput(job, replay);
     },
+    failureOf: failedRun,
   }),
   define({
     name: 'qc_run_video',
@@ -139,6 +151,7 @@ export const TOOLS = [
       const { job, replay } = await env.service.createJob(env.principal, input, ctx, { waitMs: env.runWaitMs });
       return runOutput(job, replay);
     },
+    failureOf: failedRun,
   }),
   define({
     name: 'qc_estimate_cost',
@@ -151,12 +164,12 @@ export const TOOLS = [
     input: jobId,
     output: z.object({
       status: JobStatusSchema,
-      stage: z.string().nullable(),
+      stage: nullable(z.string(), 'not running'),
       progress_pct: z.number().int(),
       verdict: VerdictSchema.nullable(),
       minutes_metered: z.number().int(),
       media_ingress: MediaIngressSchema.nullable(),
-      failure_reason: z.string().nullable(),
+      failure_reason: nullable(z.string(), 'the job has not failed'),
       job: QcJobSchema,
     }),
     async run(env, args) {
@@ -183,7 +196,7 @@ export const TOOLS = [
       timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: z.enum(['BLOCK', 'WATCH']), summary: z.string() })),
       transcript_evidence: z.array(FlagOutputSchema),
       share_url: z.string(),
-      gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: z.record(z.string(), z.unknown()) })),
+      gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: freeObject().describe('What the gate measured.') })),
       upload_ready: z.boolean(),
       schema_version: z.string(),
     }),
@@ -233,20 +246,23 @@ export const TOOLS = [
   define({
     name: 'qc_verify_receipt',
     input: z.object({
-      receipt: z.record(z.string(), z.unknown()).describe('The receipt JSON object.'),
-      file_path: z.string().optional().describe('A local file to compare with the receipt sha256.'),
+      receipt: freeObject().describe('The receipt JSON object, as qc_get_receipt returned it.'),
+      file_path: z.string().optional().describe('A file on the machine that runs this server, hashed and compared with the receipt sha256 (not over HTTP: give sha256).'),
       sha256: z.string().optional().describe('The sha256 of the file to publish, if you computed it.'),
     }),
     output: z.object({
       valid: z.boolean(),
       authentic: z.boolean(),
       schema_known: z.boolean(),
-      hash_matches: z.boolean().nullable(),
+      hash_matches: nullable(z.boolean(), 'no file or sha256 was given'),
       upload_ready: z.boolean(),
-      verdict: z.string().nullable(),
-      reason: z.string().nullable(),
+      verdict: nullable(z.string(), 'the signature is not authentic'),
+      reason: nullable(z.string(), 'the receipt is valid'),
     }),
     async run(env, args) {
+      if (args.file_path && !env.localFiles) {
+        throw new ServiceError('local_paths_not_accepted', 'file_path names a file on the server, which is not accepted over HTTP: give the file’s sha256 instead.', {}, 400);
+      }
       const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path });
       return {
         valid: r.valid,
@@ -284,7 +300,10 @@ export const TOOLS = [
   }),
   define({
     name: 'qc_list_jobs',
-    input: z.object({ limit: z.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional() }),
+    input: z.object({
+      limit: z.number().int().min(1).max(100).optional().describe('How many jobs, newest first (default 20).'),
+      status: JobStatusSchema.optional().describe('Only jobs in this status.'),
+    }),
     output: z.object({ jobs: z.array(QcJobSchema) }),
     run: async (env, args) => ({ jobs: await env.service.listJobs(env.principal, args) }),
   }),
@@ -305,19 +324,19 @@ export const TOOLS = [
   define({
     name: 'qc_get_cost_basis',
     input: z.object({}),
-    output: z.object({ cost_basis: z.record(z.string(), z.unknown()) }),
+    output: z.object({ cost_basis: freeObject().describe('The cost-basis document (as /cost-basis.json).') }),
     run: () => ({ cost_basis: costBasis() as unknown as Record<string, unknown> }),
   }),
   define({
     name: 'qc_get_pipeline_recipes',
     input: z.object({}),
-    output: z.object({ recipes: z.record(z.string(), z.unknown()) }),
+    output: z.object({ recipes: freeObject().describe('The recipes document (as /pipeline-recipes.json).') }),
     run: () => ({ recipes: pipelineRecipes() as unknown as Record<string, unknown> }),
   }),
   define({
     name: 'qc_get_npo_pipeline_handoff',
     input: z.object({}),
-    output: z.object({ handoff: z.record(z.string(), z.unknown()) }),
+    output: z.object({ handoff: freeObject().describe('The handoff document (as /npo-pipeline-handoff.json).') }),
     run: () => ({ handoff: npoPipelineHandoff() as unknown as Record<string, unknown> }),
   }),
 ] as const;

@@ -7,7 +7,7 @@ import { ServiceError } from '../src/errors.js';
 import type { CreateJobInput } from '../src/schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
 import type { JobStatus, QcJob } from '../src/schemas/job.js';
-import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
+import { REST_ARTIFACT_PATHS, type Artifact, type JobEvent, type OpContext, type Principal } from '../src/service.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
 import type { ToolBackend } from './definitions.js';
 import { RemoteApi } from './remote/api.js';
@@ -15,14 +15,6 @@ import type { RemoteConfig } from './remote/config.js';
 import { createRemoteJob, type CreatedJob } from './remote/create-job.js';
 
 export { remoteConfigFromEnv, RemoteConfigError, type RemoteConfig } from './remote/config.js';
-
-/** Artifact files (the names in preflight://jobs/{id}/artifacts/{file}) and the REST path that serves each. */
-const ARTIFACT_PATHS: Record<string, string> = {
-  'report.json': 'report',
-  'receipt.json': 'receipt',
-  'markers.csv': 'artifacts/markers',
-  'markers.edl': 'artifacts/edl',
-};
 
 // Job ids are `job_<hex>`; anything else could walk out of /v1/qc/jobs/{id} (a `..` segment), so it is simply unknown.
 const JOB_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -82,7 +74,7 @@ export class RemoteBackend implements ToolBackend {
   }
 
   async getArtifactContent(_principal: Principal, jobId: string, file: string): Promise<{ content: string; contentType: string }> {
-    const sub = Object.hasOwn(ARTIFACT_PATHS, file) ? ARTIFACT_PATHS[file] : undefined;
+    const sub = Object.hasOwn(REST_ARTIFACT_PATHS, file) ? REST_ARTIFACT_PATHS[file] : undefined;
     if (!sub) throw new ServiceError('artifact_not_found', `Job ${jobId} has no artifact ${file}.`, { jobId, file }, 404);
     const { text, contentType } = await this.api.text(this.jobPath(jobId, sub));
     // JSON documents come back compact; store them as local mode does, indented.

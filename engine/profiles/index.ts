@@ -118,6 +118,9 @@ export interface ResolvedProfile {
 
 const SHORTS_MAX_SECONDS = 180;
 
+/** What `auto` picks, in words, for the doors' descriptions. */
+export const AUTO_PROFILE_RULE = `image → creator_thumbnail, audio → npo_podcast_or_audio, square-or-taller video up to ${SHORTS_MAX_SECONDS} s → nto_shorts, other video → generic_creator_video`;
+
 /** `auto`: image → thumbnail; audio → podcast/audio; square-or-taller video up to 180 s → shorts; other video → creator video. */
 export function inferPipelineProfile(media: MediaInfo): PipelineProfileId {
   if (media.kind === 'image') return 'creator_thumbnail';

@@ -20,12 +20,7 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   sidecar_dir: true,
 })
   .extend({
-    size_bytes: z.number().int().min(0).optional(),
-    manifest_url: z.string().optional(),
-    transcript_url: z.string().optional(),
-    watchlist_url: z.string().optional(),
-    expected_script_url: z.string().optional(),
-    chunk_sidecars_url: z.string().optional(),
+    size_bytes: z.number().int().min(0).optional().describe('Declared size of the media in bytes, checked against the upload limit before it is read.'),
   })
   .loose();
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EngineError } from '../../engine/errors.js';
 import { parseChecks } from '../../engine/gates/catalogue.js';
-import { PIPELINE_PROFILES, PROFILE_ALIASES, type PipelineProfileId, type RequestProfile } from '../../engine/profiles/index.js';
+import { PIPELINE_PROFILE_IDS, PIPELINE_PROFILES, PROFILE_ALIASES, type PipelineProfileId } from '../../engine/profiles/index.js';
 import { ServiceError } from '../errors.js';
 import type { CostEstimate } from '../schemas/job.js';
 import {
@@ -38,14 +38,15 @@ export function estimateMinutes(input: Pick<ParsedInput, 'minutes' | 'duration_s
   return 1;
 }
 
-function pipelineFor(profile: RequestProfile): PipelineProfileId {
-  if (profile === 'auto') return AUTO_PROFILE_PRICED_AS;
+/** A delivery profile keeps the pipeline `auto` would infer, so without media it is priced as `auto`. */
+function pipelineFor(profile: string): PipelineProfileId {
   if (Object.hasOwn(PROFILE_ALIASES, profile)) return PROFILE_ALIASES[profile];
-  return profile as PipelineProfileId;
+  if ((PIPELINE_PROFILE_IDS as readonly string[]).includes(profile)) return profile as PipelineProfileId;
+  return AUTO_PROFILE_PRICED_AS;
 }
 
 /** Explicit checks (validated against the gate catalogue) or the profile's default gates. */
-export function deterministicChecks(profile: RequestProfile, checks: string | undefined): string[] {
+export function deterministicChecks(profile: string, checks: string | undefined): string[] {
   try {
     return parseChecks(checks) ?? [...PIPELINE_PROFILES[pipelineFor(profile)].gates];
   } catch (error) {
@@ -162,7 +163,7 @@ export function estimateCost(input: EstimateInput): EstimateOutput {
 
 interface ExplainFacts {
   plan: Plan;
-  profile: RequestProfile;
+  profile: string;
   minutes: number;
   revenue: number;
   budget: number;

@@ -12,17 +12,17 @@ import type { MediaIngress } from '../schemas/job.js';
 export const MediaInputSchema = z.object({
   file_path: z.string().min(1).optional().describe('Path of a media file on this machine (absolute, or relative to the server working directory).'),
   media_base64: z.string().optional().describe('Inline media, base64. Needs media_content_type or media_kind.'),
-  media_content_type: z.string().optional(),
-  media_kind: z.enum(['video', 'audio', 'image']).optional(),
-  video_base64: z.string().optional(),
-  video_content_type: z.string().optional(),
-  audio_base64: z.string().optional(),
-  audio_content_type: z.string().optional(),
+  media_content_type: z.string().optional().describe('MIME type of media_base64, e.g. video/mp4, audio/wav, image/png.'),
+  media_kind: z.enum(['video', 'audio', 'image']).optional().describe('Kind of media_base64 when its MIME type is unknown.'),
+  video_base64: z.string().optional().describe('Inline video, base64 (small files only; default type video/mp4).'),
+  video_content_type: z.string().optional().describe('MIME type of video_base64; default video/mp4.'),
+  audio_base64: z.string().optional().describe('Inline audio, base64 (small files only; default type audio/wav).'),
+  audio_content_type: z.string().optional().describe('MIME type of audio_base64; default audio/wav.'),
   data_url: z.string().optional().describe('data:<type>;base64,<data> inline media.'),
   filename: z.string().optional().describe('Name for inline media (used for its extension).'),
   platform_video_url: z.string().optional().describe('A video platform URL; fetched with yt-dlp when it is installed.'),
-  upload_id: z.string().optional(),
-  signed_url: z.string().optional(),
+  upload_id: z.string().optional().describe('An upload reserved with qc_create_upload_url (POST /v1/uploads) whose bytes were PUT to its signed URL.'),
+  signed_url: z.string().optional().describe('HTTPS URL of the media (e.g. a pre-signed storage URL), fetched with size and time caps; never shown back.'),
 });
 export type MediaInput = z.infer<typeof MediaInputSchema>;
 

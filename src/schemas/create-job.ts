@@ -1,9 +1,17 @@
 // Inputs of job creation shared by the doors: media source, profile/checks, economics and sidecars (SPEC.md "Create job").
 import { z } from 'zod';
-import { REQUEST_PROFILES } from '../../engine/profiles/index.js';
+import { PLAN_IDS } from '../billing/plans.js';
 import { MediaInputSchema } from '../ingress/media.js';
+import { CostGuardrailSchema } from './estimate.js';
+import { ChecksSchema, ProfileSchema } from './profile.js';
+import { freeObject } from './portable.js';
 
-const jsonish = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]);
+/** A JSON sidecar given inline: the object, a bare array (of objects or words), or its JSON text. */
+const jsonSidecar = (what: string, doc: string) =>
+  z.union([freeObject(), z.array(z.union([freeObject(), z.string()])), z.string()]).describe(`${what} as JSON: the value itself or its text (${doc}).`);
+const base64Sidecar = (what: string) => z.string().describe(`${what} file, base64 (UTF-8 text inside).`);
+const sidecarFilename = (what: string) => z.string().describe(`File name of the inline ${what}, used to tell its format by extension.`);
+const sidecarUrl = (what: string) => z.string().describe(`HTTPS URL of the ${what} (fetched with SSRF protection, size and time caps; never shown back).`);
 
 export const SidecarInputSchema = z.object({
   manifest_path: z.string().optional().describe('Local path of a preflight-manifest/1 JSON file.'),
@@ -11,42 +19,42 @@ export const SidecarInputSchema = z.object({
   watchlist_path: z.string().optional().describe('Local path of a watchlist JSON file.'),
   expected_script_path: z.string().optional().describe('Local path of the expected script (.txt or .json).'),
   sidecar_dir: z.string().optional().describe('Local directory of per-chunk JSON reports (and optional manifest/transcript files).'),
-  manifest_json: jsonish.optional(),
-  manifest_base64: z.string().optional(),
-  manifest_filename: z.string().optional(),
-  transcript_text: z.string().optional(),
-  transcript_json: jsonish.optional(),
-  transcript_base64: z.string().optional(),
-  transcript_filename: z.string().optional(),
-  watchlist_json: jsonish.optional(),
-  watchlist_base64: z.string().optional(),
-  watchlist_filename: z.string().optional(),
-  expected_script_text: z.string().optional(),
-  expected_script_json: jsonish.optional(),
-  expected_script_base64: z.string().optional(),
-  expected_script_filename: z.string().optional(),
-  chunk_sidecars_json: jsonish.optional(),
-  chunk_sidecars_base64: z.string().optional(),
-  chunk_sidecar_dirname: z.string().optional(),
-  manifest_url: z.string().optional().describe('HTTPS URL of the manifest (fetched with SSRF protection; never shown).'),
-  transcript_url: z.string().optional(),
-  watchlist_url: z.string().optional(),
-  expected_script_url: z.string().optional(),
-  chunk_sidecars_url: z.string().optional(),
+  manifest_json: jsonSidecar('The preflight-manifest/1 manifest', 'docs/sidecars.md').optional(),
+  manifest_base64: base64Sidecar('The manifest JSON').optional(),
+  manifest_filename: sidecarFilename('manifest').optional(),
+  transcript_text: z.string().optional().describe('The transcript as text: plain, SRT or WebVTT (format told by content or transcript_filename).'),
+  transcript_json: jsonSidecar('The transcript', 'an object with words or segments, or a bare array of timed words').optional(),
+  transcript_base64: base64Sidecar('The transcript (.txt, .json, .srt or .vtt)').optional(),
+  transcript_filename: sidecarFilename('transcript').optional(),
+  watchlist_json: jsonSidecar('The watchlist', '{ terms: [{ expected, banned }], banned } or a bare array of terms').optional(),
+  watchlist_base64: base64Sidecar('The watchlist JSON').optional(),
+  watchlist_filename: sidecarFilename('watchlist').optional(),
+  expected_script_text: z.string().optional().describe('The script the narration should follow, as plain text.'),
+  expected_script_json: jsonSidecar('The expected script', 'an object with text, script or words, or a bare array of words').optional(),
+  expected_script_base64: base64Sidecar('The expected script (.txt or .json)').optional(),
+  expected_script_filename: sidecarFilename('expected script').optional(),
+  chunk_sidecars_json: jsonSidecar('Per-chunk reports', 'an array of chunk reports, or an object of them by name').optional(),
+  chunk_sidecars_base64: base64Sidecar('The per-chunk reports JSON').optional(),
+  chunk_sidecar_dirname: z.string().optional().describe('Name of the directory the chunk reports came from, shown in flags.'),
+  manifest_url: sidecarUrl('manifest').optional(),
+  transcript_url: sidecarUrl('transcript').optional(),
+  watchlist_url: sidecarUrl('watchlist').optional(),
+  expected_script_url: sidecarUrl('expected script').optional(),
+  chunk_sidecars_url: sidecarUrl('per-chunk reports JSON').optional(),
 });
 
 export const JobOptionsSchema = z.object({
-  profile: z.enum(REQUEST_PROFILES).optional().describe('QC profile; auto (default) infers from the media.'),
-  checks: z.string().optional().describe('Comma-separated gate names; overrides the profile defaults.'),
-  plan_id: z.string().optional().describe('creator, studio, network or stress_99_5000.'),
-  plan_price_cents: z.number().int().min(0).optional(),
-  included_minutes: z.number().int().min(0).optional(),
+  profile: ProfileSchema.optional(),
+  checks: ChecksSchema.optional(),
+  plan_id: z.string().optional().describe(`Plan to meter against: ${PLAN_IDS.join(', ')}. Default free.`),
+  plan_price_cents: z.number().int().min(0).optional().describe('Custom plan price per month in cents, overriding the plan (cost estimate only).'),
+  included_minutes: z.number().int().min(0).optional().describe('Custom included minutes per month, overriding the plan (cost estimate only).'),
   ai_review_seconds: z.number().min(0).optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
-  cost_guardrail: z.enum(['downgrade', 'block', 'off']).optional(),
+  cost_guardrail: CostGuardrailSchema.optional(),
   idempotency_key: z.string().min(1).max(200).optional().describe('Repeat a create with the same key to get the same job back.'),
   process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
   duration_seconds: z.number().min(0).optional().describe('Declared duration, for the cost estimate before the media is read.'),
-  callback_url: z.string().optional(),
+  callback_url: z.string().optional().describe('HTTPS URL that gets the signed job.completed or job.failed delivery (preflight serve only).'),
 });
 
 export const CreateJobInputSchema = MediaInputSchema.extend(JobOptionsSchema.shape).extend(SidecarInputSchema.shape);

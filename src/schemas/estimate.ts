@@ -1,8 +1,8 @@
 // Zod schemas of the QC estimate (SPEC.md "QC estimate" and the `qc_estimate_cost` tool).
 import { z } from 'zod';
-import { REQUEST_PROFILES } from '../../engine/profiles/index.js';
 import { PLAN_IDS } from '../billing/plans.js';
 import { CostEstimateSchema } from './job.js';
+import { ChecksSchema, ProfileSchema } from './profile.js';
 
 export const CostGuardrailSchema = z
   .enum(['downgrade', 'block', 'off'])
@@ -15,8 +15,8 @@ export type EstimateAction = z.infer<typeof EstimateActionSchema>;
 export const EstimateInputSchema = z.object({
   minutes: z.number().nonnegative().optional().describe('Checked minutes to price; wins over duration_seconds. Rounded up, at least 1.'),
   duration_seconds: z.number().nonnegative().optional().describe('Media duration; minutes = ceil(duration_seconds / 60), at least 1.'),
-  profile: z.enum(REQUEST_PROFILES).optional().describe('Request profile whose default gates are priced; auto prices generic_creator_video.'),
-  checks: z.string().optional().describe('Comma-separated gate names; explicit checks override the profile defaults.'),
+  profile: ProfileSchema.optional(),
+  checks: ChecksSchema.optional(),
   plan_id: z.string().optional().describe(`Plan to price against: ${PLAN_IDS.join(', ')}. Default free.`),
   plan_price_cents: z.number().int().nonnegative().optional().describe('Custom plan price per month, overriding the plan.'),
   included_minutes: z.number().int().nonnegative().optional().describe('Custom included minutes per month, overriding the plan.'),

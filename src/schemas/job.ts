@@ -1,5 +1,6 @@
 // Shared zod schemas of the job resource (SPEC.md "QC job"): one source for MCP output schemas, REST validation and OpenAPI.
 import { z } from 'zod';
+import { nullable } from './portable.js';
 
 export const VerdictSchema = z.enum(['PASS', 'WATCH', 'BLOCK']);
 export const JobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
@@ -19,9 +20,9 @@ export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 export const MediaIngressSchema = z.object({
   mode: z.enum(['inline_ephemeral', 'signed_upload', 'platform_url', 'remote_url', 'local_or_remote_source']),
-  contentType: z.string().nullable(),
+  contentType: nullable(z.string(), 'type not known'),
   bytes: z.number().int().nullable(),
-  sha256: z.string().nullable(),
+  sha256: nullable(z.string(), 'until the media has been read'),
   ephemeral: z.boolean(),
   storageMode: z.enum(['host_temp_storage', 'durable_filesystem', 'object_storage']),
 });
@@ -47,13 +48,13 @@ export const JobStageSchema = z.object({
 export type JobStage = z.infer<typeof JobStageSchema>;
 
 export const ObservabilitySchema = z.object({
-  startedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
+  startedAt: nullable(z.string(), 'not started yet'),
+  completedAt: nullable(z.string(), 'not finished yet'),
   processingDurationMs: z.number().int().nullable(),
-  outcome: z.string().nullable(),
-  engine: z.string().nullable(),
+  outcome: nullable(z.string(), 'not finished yet'),
+  engine: nullable(z.string(), 'not finished yet'),
   providerUsageEntries: z.number().int(),
-  failureReason: z.string().nullable(),
+  failureReason: nullable(z.string(), 'the job has not failed'),
   stages: z.array(JobStageSchema),
 });
 
@@ -63,13 +64,13 @@ export const QcJobSchema = z.object({
   progressPct: z.number().int().min(0).max(100),
   verdict: VerdictSchema.nullable(),
   minutesMetered: z.number().int().min(0),
-  profile: z.string().nullable(),
-  requestedProfile: z.string().nullable(),
+  profile: nullable(z.string(), 'until the check has resolved it'),
+  requestedProfile: nullable(z.string(), 'none requested'),
   createdAt: z.string(),
-  startedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
+  startedAt: nullable(z.string(), 'not started yet'),
+  completedAt: nullable(z.string(), 'not finished yet'),
   processingDurationMs: z.number().int().nullable(),
-  failureReason: z.string().nullable(),
+  failureReason: nullable(z.string(), 'the job has not failed'),
   statusUrl: z.string(),
   reportUrl: z.string(),
   observability: ObservabilitySchema.nullable(),

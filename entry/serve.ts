@@ -1,6 +1,6 @@
-// `preflight serve [--port N] [--host H] [--bootstrap]`: the REST door with accounts, webhooks and the queue worker.
-// It never runs open: without an operator key (PREFLIGHT_OPERATOR_KEY, or --bootstrap once) it refuses to start.
-import { parseArgs } from 'node:util';
+// `preflight serve`: the REST door (http/) with accounts, webhooks and the queue worker, and the MCP tools (tools/)
+// over Streamable HTTP at /mcp behind the same bearer keys. It never runs open: without an operator key
+// (PREFLIGHT_OPERATOR_KEY, or --bootstrap once) it refuses to start.
 import { ENGINE_VERSION } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
@@ -9,23 +9,37 @@ import { loadConfig } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
 import { collectOperationalState } from '../src/public/operational.js';
+import { MCP_HTTP_PATH } from '../src/public/mcp-install.js';
 import { PreflightService } from '../src/service.js';
 import { WebhookService } from '../src/webhooks/index.js';
-import { accountRoutes } from './routes/accounts.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { startHttpDoor } from './serve.js';
+import { accountRoutes } from '../http/routes/accounts.js';
+import { webhookRoutes } from '../http/routes/webhooks.js';
+import { startHttpDoor } from '../http/serve.js';
+import { mcpOverHttp } from '../tools/http.js';
+import { runWaitMsFromEnv } from '../tools/server.js';
+import { newCommand, parseCommand, portNumber } from './options.js';
 
 const DEFAULT_PORT = 8787;
 
-function options() {
-  const { values } = parseArgs({
-    args: process.argv.slice(3),
-    options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, bootstrap: { type: 'boolean', default: false }, 'public-url': { type: 'string' } },
-    strict: true,
-  });
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number (0-65535), got "${values.port}"`);
-  return { port, host: values.host, bootstrap: values.bootstrap, publicUrl: values['public-url'] };
+interface ServeOptions {
+  port: number;
+  host: string;
+  bootstrap: boolean;
+  publicUrl?: string;
+}
+
+function options(): ServeOptions {
+  const cmd = newCommand(
+    'preflight serve',
+    `Serve the REST API (/v1, OpenAPI at /openapi.json), the public documents and receipt verifier, and the agent tools over MCP Streamable HTTP at ${MCP_HTTP_PATH}. ` +
+      'Every /v1 route and /mcp need a workspace API key as bearer token (Authorization: Bearer prv_…); the key\'s scopes decide what it may call. ' +
+      'Refuses to start without an operator key: set PREFLIGHT_OPERATOR_KEY or pass --bootstrap once.',
+  )
+    .option('--port <port>', 'port to listen on', portNumber, DEFAULT_PORT)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--bootstrap', 'create an operator key if none exists and print it once', false)
+    .option('--public-url <url>', 'base URL clients reach this server at (behind a proxy); used in job, artifact and upload URLs');
+  return parseCommand<ServeOptions>(cmd, process.argv.slice(3));
 }
 
 async function main(): Promise<void> {
@@ -62,6 +76,7 @@ async function main(): Promise<void> {
           },
         }),
       extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
+      mounts: [{ path: MCP_HTTP_PATH, handle: mcpOverHttp({ service, runWaitMs: runWaitMsFromEnv(config.env) }) }],
     },
     { port: opts.port, host: opts.host, publicUrl: opts.publicUrl, restUrls: true },
   );
@@ -74,7 +89,7 @@ async function main(): Promise<void> {
   if (access.created) {
     process.stdout.write(`Operator API key (shown once, store it now): ${access.created}\n`);
   }
-  process.stdout.write(`preflight serve: listening on ${door.url} (data dir ${config.home})\n`);
+  process.stdout.write(`preflight serve: listening on ${door.url} (REST /v1, MCP ${door.url}${MCP_HTTP_PATH}; data dir ${config.home})\n`);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

@@ -263,3 +263,21 @@ describe('bad input: a correct report or a clear error (exit 2), never a stack t
   }
 });
 
+
+describe('--help', () => {
+  it('prints the usage of every command and exits 0; a bad option of a door command exits 2', async () => {
+    for (const args of [['--help'], ['check', '--help'], ['verify', '--help'], ['serve', '--help'], ['mcp', '--help'], ['mcp', '-h']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^Usage: preflight/);
+    }
+    expect((await cli(['serve', '--help'])).stdout).toMatch(/\/mcp[\s\S]*--port <port>/);
+    expect((await cli(['mcp', '--help'])).stdout).toMatch(/--upload-port <port>/);
+    const renamed = await cli(['mcp', '--http', '8788']);
+    expect(renamed.code).toBe(2);
+    expect(renamed.stderr).toMatch(/--http is now --upload-port/);
+    const badPort = await cli(['serve', '--port', 'eighty']);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toMatch(/--port <port>.*invalid/);
+  });
+});

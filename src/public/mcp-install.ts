@@ -5,7 +5,7 @@ import { PACKAGE_NAME } from '../../engine/check.js';
 export const MCP_INSTALL_SCHEMA = 'preflight-mcp-install/1';
 export const SERVER_NAME = 'preflight';
 
-/** npx runs the package's one bin (`preflight`): from an installed copy when it finds one, else from the registry. */
+/** npx runs the package's one bin (`preflight`): from the project's node_modules when installed there, else from the registry. */
 export const NPX_ARGS: readonly string[] = ['-y', PACKAGE_NAME, 'mcp'];
 export const LOCAL_COMMAND = `npx ${NPX_ARGS.join(' ')}`;
 /** The CLI as public documents write it: works with or without an installed copy. */
@@ -219,8 +219,8 @@ function codex() {
 function fromSource() {
   return {
     description:
-      'From a git checkout (npm install builds dist/): run the bin with node and an absolute path instead of npx. ' +
-      `After npm install -g (from the registry or a tarball made with npm pack), the command is just: preflight mcp.`,
+      'Without npx. server: from a git checkout (npm install builds dist/), run the bin with node and an absolute path. ' +
+      'installed: after npm install -g (by name, or from a tarball made with npm pack), the command is the installed bin.',
     server: { command: 'node', args: ['/absolute/path/to/preflight/bin/preflight.js', 'mcp'] },
     installed: { command: 'preflight', args: ['mcp'] },
   };
@@ -246,7 +246,9 @@ export function mcpInstall() {
           'preflight serve also answers MCP at /mcp behind the same workspace keys and scopes as /v1: clients that connect by URL need no local process. ' +
           'Media goes up through qc_create_upload_url; files on your machine are not reachable from the server.',
       },
-      note: `npx runs ${PACKAGE_NAME} from an installed copy when it finds one, otherwise from the npm registry. Without either, install from a tarball or use fromSource.`,
+      note:
+        `npx runs ${PACKAGE_NAME} from the npm registry (or from the node_modules of the project it starts in). ` +
+        'After a global install (npm install -g, by name or from a tarball made with npm pack) use the installed bin instead: fromSource.installed; from a git checkout, fromSource.server.',
     },
     environment: environment(),
     clients: {

@@ -57,8 +57,11 @@ describe('tools', () => {
     }
   });
 
-  it('lists every tool in the agent manifest with its title and read-only flag', () => {
-    expect(manifest.tools).toEqual(TOOL_CATALOGUE.map(({ name, title, readOnly }) => ({ name, title, readOnly })));
+  it('lists every tool in the agent manifest with its title, read-only flag, scope and whether /mcp offers it', () => {
+    expect(manifest.tools.map(({ name, title, readOnly }) => ({ name, title, readOnly }))).toEqual(TOOL_CATALOGUE.map(({ name, title, readOnly }) => ({ name, title, readOnly })));
+    expect(manifest.tools.find((t) => t.name === 'qc_run_video')).toMatchObject({ scope: 'jobs:write', overHttp: true });
+    expect(manifest.tools.find((t) => t.name === 'qc_run_local_file')).toMatchObject({ scope: 'jobs:write', overHttp: false });
+    expect(manifest.mcp.streamableHttp.path).toBe('/mcp');
   });
 
   it('names only catalogue tools in the repair loops', () => {

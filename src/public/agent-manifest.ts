@@ -12,7 +12,7 @@ import {
 import { PUBLIC_VERIFIER_PATH, RECEIPT_SCHEMA_ID } from '../../engine/receipt.js';
 import { REPORT_SCHEMA_VERSION } from '../../engine/report.js';
 import { TOOL_CATALOGUE } from '../tool-catalogue.js';
-import { LOCAL_COMMAND, SERVER_NAME } from './mcp-install.js';
+import { LOCAL_COMMAND, MCP_HTTP_PATH, SERVER_NAME } from './mcp-install.js';
 import { VERDICT_RULE } from './repair-loop.js';
 
 export const AGENT_MANIFEST_SCHEMA = 'preflight-agent-manifest/1';
@@ -67,8 +67,14 @@ export function agentManifest() {
     schema: AGENT_MANIFEST_SCHEMA,
     name: 'Preflight',
     description: 'Deterministic pre-upload QC for video, audio and images: PASS, WATCH or BLOCK with timestamped, repairable flags and signed receipts.',
-    mcp: { server: SERVER_NAME, transport: 'stdio', command: LOCAL_COMMAND, install: '/mcp-install.json' },
-    tools: TOOL_CATALOGUE.map(({ name, title, readOnly }) => ({ name, title, readOnly })),
+    mcp: {
+      server: SERVER_NAME,
+      transport: 'stdio',
+      command: LOCAL_COMMAND,
+      install: '/mcp-install.json',
+      streamableHttp: { path: MCP_HTTP_PATH, auth: 'Authorization: Bearer <workspace API key>', servedBy: 'preflight serve' },
+    },
+    tools: TOOL_CATALOGUE.map(({ name, title, readOnly, scope, localFilesOnly }) => ({ name, title, readOnly, scope, overHttp: !localFilesOnly })),
     profiles: profiles(),
     gates: GATES.map(({ id, area, input, available }) => ({ id, area, input, available })),
     verdicts: ['PASS', 'WATCH', 'BLOCK'],

@@ -71,9 +71,11 @@ export function repairLoop(profile: string, extraArguments: Record<string, strin
   ];
 }
 
-/** How a remote agent gets media to the server before step 1: there, files on the agent's machine are out of reach. */
-const UPLOAD_FIRST =
-  'Upload the final export: qc_create_upload_url, PUT the bytes to signed_put_url, then run qc_run_video with its upload_id.';
+/** How a remote agent gets media to the server before steps 1 and 4: there, files on the agent's machine are out of reach. */
+const UPLOAD_FIRST: Record<number, string> = {
+  1: 'Upload the final export: qc_create_upload_url, PUT the bytes to signed_put_url, then run qc_run_video with its upload_id.',
+  4: 'Upload the repaired file the same way.',
+};
 
 /**
  * The loop as five lines for an MCP client's `instructions`: the same steps as every public document. `upload` is
@@ -83,7 +85,7 @@ export function repairLoopInstructions(media: 'local_file' | 'upload' = 'local_f
   return repairLoop('<profile>')
     .map((s) => {
       const call = s.tool === 'qc_run_local_file' && media === 'upload' ? 'qc_run_video' : s.tool;
-      const lead = s.step === 1 && media === 'upload' ? `${UPLOAD_FIRST} ` : '';
+      const lead = media === 'upload' && UPLOAD_FIRST[s.step] ? `${UPLOAD_FIRST[s.step]} ` : '';
       return `${s.step}. ${call ? `${call}: ` : ''}${lead}${s.do}`;
     })
     .join('\n');

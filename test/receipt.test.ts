@@ -10,28 +10,31 @@ import {
   buildReceipt,
   receiptJsonSchema,
   receiptJsonSchemaText,
+  receiptVerifyInstructions,
   ReceiptSchema,
   sha256File,
   signedPayload,
   signReceipt,
-  verifyReceipt,
   writeReceiptSchema,
   type BuildReceiptInput,
   type Receipt,
 } from '../engine/receipt.js';
+import { verifyReceipt } from '../engine/receipt-verify.js';
 import { loadSigningKey } from '../src/signing-key.js';
 
 const KEY = 'test-signing-key-not-secret';
 const FILE_SHA = createHash('sha256').update('the checked file').digest('hex');
 const ISSUED_AT = '2026-01-02T03:04:05.000Z';
 
+// Every gate podcast_delivery requires of audio (docs/receipts.md), given out of order.
+const PODCAST_GATES = ['loudness', 'format_spec', 'clipping', 'dead_air', 'channel_balance'];
 const blockInput: BuildReceiptInput = {
   jobId: 'job_123',
   verdict: 'BLOCK',
   sha256: FILE_SHA,
-  profile: 'video_site_shorts',
-  gates: ['loudness', 'black_frames', 'clipping'],
-  blockedGates: ['loudness', 'black_frames'],
+  profile: 'podcast_delivery',
+  gates: PODCAST_GATES,
+  blockedGates: ['loudness', 'clipping'],
   issuedAt: ISSUED_AT,
 };
 const passInput: BuildReceiptInput = { ...blockInput, verdict: 'PASS', blockedGates: [] };
@@ -82,16 +85,16 @@ describe('buildReceipt', () => {
       schema: 'preflight-receipt/1',
       verdict: 'BLOCK',
       sha256: FILE_SHA,
-      profile: 'video_site_shorts',
-      gates: ['black_frames', 'clipping', 'loudness'],
-      blocked: ['black_frames', 'loudness'],
+      profile: 'podcast_delivery',
+      gates: ['channel_balance', 'clipping', 'dead_air', 'format_spec', 'loudness'],
+      blocked: ['clipping', 'loudness'],
       jobId: 'job_123',
       issuedAt: ISSUED_AT,
       issuer: 'preflight',
     });
     expect(receipt.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(receipt.summary).toContain('BLOCK');
-    expect(receipt.summary).toContain('black_frames, loudness');
+    expect(receipt.summary).toContain('clipping, loudness');
     expect(ReceiptSchema.parse(receipt)).toEqual(receipt);
   });
 
@@ -106,6 +109,7 @@ describe('buildReceipt', () => {
   it('says how to verify: steps, public verifier and CLI', () => {
     const verify = buildReceipt(passInput, KEY).verify as Record<string, unknown>;
     expect(Array.isArray(verify.steps)).toBe(true);
+    expect(JSON.stringify(verify.steps)).toContain('every gate the profile requires');
     expect(verify.publicVerifier).toBe('POST /v1/public/receipts/verify');
     expect(verify.cli).toBe('preflight verify <receipt.json> --file <media>');
   });
@@ -124,6 +128,19 @@ describe('buildReceipt', () => {
     expect(() => buildReceipt({ ...passInput, sha256: 'abc' }, KEY)).toThrow(/sha256/);
     expect(() => buildReceipt(passInput, '')).toThrow(EngineError);
   });
+
+  it('refuses a receipt for a check that did not run the whole profile, PASS or BLOCK', () => {
+    for (const gates of [['loudness'], [], PODCAST_GATES.slice(1), ['format_spec']]) {
+      for (const input of [passInput, { ...blockInput, blockedGates: gates.slice(0, 1) }]) {
+        if (input.verdict === 'BLOCK' && gates.length === 0) continue;
+        expect(() => buildReceipt({ ...input, gates }, KEY), JSON.stringify(gates)).toThrow(/run the full profile to get a receipt/);
+      }
+    }
+    expect(() => buildReceipt({ ...passInput, profile: 'not_a_profile' }, KEY)).toThrow(/not a delivery profile/);
+    // With the media known the requirement is exact: the podcast gates do not cover a video with sound.
+    expect(() => buildReceipt({ ...passInput, profile: 'video_site_longform', media: 'video' }, KEY)).toThrow(/missing: black_frames/);
+    expect(buildReceipt({ ...passInput, media: 'audio' }, KEY).verdict).toBe('PASS');
+  });
 });
 
 describe('signing', () => {
@@ -136,8 +153,8 @@ describe('signing', () => {
   it('matches an independent implementation (hand-built canonical text + createHmac)', () => {
     const receipt = buildReceipt(blockInput, KEY);
     const canonical =
-      '{"blocked":["black_frames","loudness"],"gates":["black_frames","clipping","loudness"],' +
-      `"issuedAt":"${ISSUED_AT}","issuer":"preflight","jobId":"job_123","profile":"video_site_shorts",` +
+      '{"blocked":["clipping","loudness"],"gates":["channel_balance","clipping","dead_air","format_spec","loudness"],' +
+      `"issuedAt":"${ISSUED_AT}","issuer":"preflight","jobId":"job_123","profile":"podcast_delivery",` +
       `"schema":"preflight-receipt/1","sha256":"${FILE_SHA}","verdict":"BLOCK"}`;
     expect(signedPayload(receipt)).toBe(canonical);
     const expected = `sha256=${createHmac('sha256', Buffer.from(KEY, 'utf8')).update(canonical).digest('hex')}`;
@@ -162,14 +179,15 @@ describe('verifyReceipt', () => {
   it('accepts an untouched receipt (round trip, also through JSON text)', () => {
     const receipt = buildReceipt(blockInput, KEY);
     const result = verifyReceipt(JSON.parse(JSON.stringify(receipt)), KEY);
-    expect(result).toMatchObject({ valid: true, authentic: true, schemaKnown: true, hashMatches: null, reason: null, verdict: 'BLOCK', uploadReady: false });
+    expect(result).toMatchObject({ valid: true, checked: true, authentic: true, schemaKnown: true, hashMatches: null, reason: null, verdict: 'BLOCK', uploadReady: false });
+    expect(result.signatures).toEqual({ hmac: 'valid' });
     expect(result.signed).toEqual({
       schema: 'preflight-receipt/1',
       verdict: 'BLOCK',
       sha256: FILE_SHA,
-      profile: 'video_site_shorts',
-      gates: ['black_frames', 'clipping', 'loudness'],
-      blocked: ['black_frames', 'loudness'],
+      profile: 'podcast_delivery',
+      gates: ['channel_balance', 'clipping', 'dead_air', 'format_spec', 'loudness'],
+      blocked: ['clipping', 'loudness'],
       jobId: 'job_123',
       issuedAt: ISSUED_AT,
       issuer: 'preflight',
@@ -177,10 +195,10 @@ describe('verifyReceipt', () => {
   });
 
   const alterations: [string, (r: Receipt) => Receipt][] = [
-    ['verdict', (r) => ({ ...r, verdict: 'PASS' })],
+    ['verdict', (r) => ({ ...r, verdict: 'PASS', blocked: [] })],
     ['sha256', (r) => ({ ...r, sha256: 'f'.repeat(64) })],
     ['profile', (r) => ({ ...r, profile: 'broadcast_r128' })],
-    ['gates', (r) => ({ ...r, gates: ['black_frames', 'clipping'] })],
+    ['gates', (r) => ({ ...r, gates: [...r.gates, 'zz_extra'] })],
     ['blocked', (r) => ({ ...r, blocked: ['loudness'] })],
     ['jobId', (r) => ({ ...r, jobId: 'job_124' })],
     ['issuedAt', (r) => ({ ...r, issuedAt: '2026-01-02T03:04:06.000Z' })],
@@ -220,10 +238,12 @@ describe('verifyReceipt', () => {
     expect(verifyReceipt({ ...receipt, summary: 'PASS' }, KEY).verdict).toBe('BLOCK');
   });
 
-  it('fails with the wrong key', () => {
+  it('fails with the wrong key, and says it could not check without one', () => {
     const receipt = buildReceipt(passInput, KEY);
-    expect(verifyReceipt(receipt, `${KEY}x`)).toMatchObject({ valid: false, authentic: false, uploadReady: false });
-    expect(verifyReceipt(receipt, '')).toMatchObject({ valid: false, reason: 'no signing key to verify with' });
+    expect(verifyReceipt(receipt, `${KEY}x`)).toMatchObject({ valid: false, checked: true, authentic: false, uploadReady: false });
+    const unchecked = verifyReceipt(receipt, '');
+    expect(unchecked).toMatchObject({ valid: false, checked: false, authentic: false, uploadReady: false });
+    expect(unchecked.reason).toMatch(/^no key to check it with: only the issuer's HMAC secret/);
   });
 
   it.each(['preflight-receipt/2', 'other-receipt/1', 'PREFLIGHT-RECEIPT/1', ''])('rejects the unknown schema %j', (schema) => {
@@ -241,7 +261,29 @@ describe('verifyReceipt', () => {
     expect(verifyReceipt({ ...receipt, verdict: 'WATCH' }, KEY).reason).toMatch(/^malformed receipt: verdict/);
     expect(verifyReceipt({ ...receipt, gates: 'loudness' }, KEY).reason).toMatch(/^malformed receipt: gates/);
     expect(verifyReceipt({ ...receipt, issuedAt: 'yesterday' }, KEY).reason).toMatch(/^malformed receipt: issuedAt/);
-    expect(verifyReceipt({ ...receipt, extra: true }, KEY).reason).toMatch(/^malformed receipt/);
+    expect(verifyReceipt({ ...receipt, extra: true }, KEY).reason).toBe('malformed receipt: unknown field "extra"');
+  });
+
+  it('refuses an own __proto__ key, as JSON.parse makes it, even with a matching signature', () => {
+    const receipt = buildReceipt(passInput, KEY);
+    const text = JSON.stringify(receipt).replace(/^\{/, '{"__proto__":{"verdict":"PASS"},');
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toContain('__proto__');
+    const result = verifyReceipt(parsed, KEY);
+    expect(result).toMatchObject({ valid: false, authentic: false, schemaKnown: true, uploadReady: false });
+    expect(result.reason).toBe('malformed receipt: unknown field "__proto__"');
+  });
+
+  it('refuses a PASS receipt with blocked gates, or a BLOCK receipt without, even when signed', () => {
+    const pass = buildReceipt(passInput, KEY);
+    const passBlocked = { ...pass, blocked: ['loudness'] };
+    const signedPassBlocked = { ...passBlocked, signature: signReceipt(passBlocked, KEY) };
+    const result = verifyReceipt(signedPassBlocked, KEY);
+    expect(result).toMatchObject({ valid: false, authentic: false, uploadReady: false });
+    expect(result.reason).toMatch(/^malformed receipt: blocked: a PASS receipt cannot list blocked gates \(loudness\)/);
+    const block = buildReceipt(blockInput, KEY);
+    const blockEmpty = { ...block, blocked: [] };
+    expect(verifyReceipt({ ...blockEmpty, signature: signReceipt(blockEmpty, KEY) }, KEY).reason).toMatch(/a BLOCK receipt must name at least one blocked gate/);
   });
 
   it('never throws on hostile input', () => {
@@ -270,6 +312,34 @@ describe('verifyReceipt', () => {
     const other = verifyReceipt(receipt, KEY, { fileSha256: 'a'.repeat(64) });
     expect(other).toMatchObject({ valid: false, authentic: true, hashMatches: false, uploadReady: false });
     expect(other.reason).toMatch(/not the hash of this file/);
+  });
+
+  it.each([42, null, true, ['a'.repeat(64)], { sha256: FILE_SHA }, 'abc', 'g'.repeat(64), ''])('refuses the file hash %j given beside the receipt, never ignores it', (fileSha256) => {
+    const result = verifyReceipt(buildReceipt(passInput, KEY), KEY, { fileSha256 });
+    expect(result).toMatchObject({ valid: false, uploadReady: false, hashMatches: null });
+    expect(result.reason).toMatch(/file hash given beside the receipt is not a SHA-256/);
+  });
+
+  it('reports coverage and refuses to call an incomplete PASS receipt upload-ready, whenever it was signed', () => {
+    // Built by hand, as a receipt from before the coverage rule: signed, PASS, one gate.
+    const partial = { schema: 'preflight-receipt/1', verdict: 'PASS', sha256: FILE_SHA, profile: 'video_site_longform', gates: ['loudness'], blocked: [], jobId: 'local_old', issuedAt: ISSUED_AT, issuer: 'preflight' } as const;
+    const old = { ...partial, signature: signReceipt(partial as unknown as Receipt, KEY), summary: 'PASS on video_site_longform: upload-ready' };
+    const result = verifyReceipt(old, KEY, { fileSha256: FILE_SHA });
+    expect(result).toMatchObject({ valid: true, authentic: true, verdict: 'PASS', hashMatches: true, uploadReady: false });
+    expect(result.coverage).toMatchObject({ profile: 'video_site_longform', complete: false, judgedFrom: 'gates' });
+    expect(result.coverage?.missing).toEqual(expect.arrayContaining(['format_spec', 'clipping']));
+    expect(result.coverage?.reason).toMatch(/run the full profile to get a receipt/);
+    const empty = { ...partial, gates: [] };
+    expect(verifyReceipt({ ...empty, signature: signReceipt(empty as unknown as Receipt, KEY) }, KEY)).toMatchObject({ valid: true, uploadReady: false });
+
+    const complete = verifyReceipt(buildReceipt(passInput, KEY), KEY);
+    // Audio and video with sound need the same five gates of podcast_delivery: the receipt alone cannot tell them apart.
+    expect(complete.coverage).toMatchObject({ complete: true, media: null, judgedFrom: 'gates', missing: [] });
+    expect(verifyReceipt(buildReceipt(passInput, KEY), KEY, { mediaShape: 'audio' }).coverage).toMatchObject({ complete: true, media: 'audio', judgedFrom: 'file' });
+    // The file's media fixes the requirement: podcast_delivery is not met by a video without sound.
+    const silent = verifyReceipt(buildReceipt(passInput, KEY), KEY, { mediaShape: 'silent_video' });
+    expect(silent).toMatchObject({ valid: true, uploadReady: false, coverage: { complete: false, judgedFrom: 'file', media: 'silent_video' } });
+    expect(silent.coverage?.reason).toMatch(/podcast_delivery is for media with sound/);
   });
 });
 
@@ -375,8 +445,8 @@ describe('docs/receipts.md', () => {
 
   it('shows an example receipt that verifies with the example key', () => {
     const example = JSON.parse(fenced('json')) as Receipt;
-    const { verify: _verify, ...withoutVerify } = example;
-    expect(verifyReceipt(withoutVerify, 'example-key-do-not-use')).toMatchObject({ valid: true, verdict: 'BLOCK' });
+    expect(verifyReceipt(example, 'example-key-do-not-use')).toMatchObject({ valid: true, verdict: 'BLOCK', coverage: { complete: true } });
+    expect(example.verify).toMatchObject(receiptVerifyInstructions());
     expect(docs).toContain(signedPayload(example));
   });
 

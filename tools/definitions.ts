@@ -1,17 +1,30 @@
 // One definition per agent tool: input and output schemas (zod) and a thin call onto a service operation.
 import { z } from 'zod';
-import { ReceiptSchema, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
-import { isUploadReady, UPLOAD_READINESS, type Report } from '../engine/report.js';
+import { ReceiptSchema, type Receipt } from '../engine/receipt.js';
+import { UPLOAD_READINESS, uploadReadiness, type Report } from '../engine/report.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
 import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type JobStatus, type QcJob } from '../src/schemas/job.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
+import type { ReceiptCheck } from '../src/receipts.js';
+import { ReceiptCoverageSchema, SignatureChecksSchema } from '../src/schemas/verify-receipt.js';
 import { CreateUploadInputSchema, type CreateUploadInput, type Upload } from '../src/uploads.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 
 type MaybePromise<T> = T | Promise<T>;
+
+/** What qc_verify_receipt reports (the REST public verifier answers the same fields). */
+export type ToolVerification = Pick<ReceiptCheck, 'valid' | 'checked' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'verdict' | 'reason' | 'signatures'> & {
+  coverage?: ReceiptCheck['coverage'] | null;
+};
+
+/** What qc_verify_receipt passes on: the file, or its hash. */
+export interface ReceiptVerifyOptions {
+  fileSha256?: string;
+  filePath?: string;
+}
 
 /**
  * The operations the tools call: PreflightService in local mode, RemoteBackend (tools/remote.ts, the REST API) in
@@ -28,7 +41,7 @@ export interface ToolBackend {
   getEvents(principal: Principal, jobId: string): MaybePromise<JobEvent[]>;
   getArtifacts(principal: Principal, jobId: string): MaybePromise<Artifact[]>;
   getArtifactContent(principal: Principal, jobId: string, file: string): MaybePromise<{ content: string; contentType: string }>;
-  verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string }): Promise<Omit<ReceiptVerification, 'signed'>>;
+  verifyReceipt(receipt: unknown, opts: ReceiptVerifyOptions): Promise<ToolVerification>;
   createUpload(principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload }>;
 }
 
@@ -67,19 +80,26 @@ const RunOutputSchema = z.object({
   next_step: z.string().describe('What to call next.'),
 });
 
+/** A completed check that did not run its whole profile is a repair step: it never says upload-ready. */
+function completedSummary(job: z.infer<typeof QcJobSchema>): { summary: string; next: string } {
+  const metered = `${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered`;
+  const report = `Call qc_get_report with job_id ${job.jobId} and show every BLOCK and WATCH flag with its timestamp.`;
+  const gap = job.verdict === 'BLOCK' ? null : job.coverage?.reason;
+  if (!gap) return { summary: `${job.verdict}: ${UPLOAD_READINESS[job.verdict!]} (${metered})`, next: report };
+  return {
+    summary: `${job.verdict} on the gates that ran, but not upload-ready and no receipt: ${gap} (${metered}).`,
+    next: `${report} Then run the full profile (no narrowed checks) on the final file, free for the same file within the month, and publish only on that run's receipt.`,
+  };
+}
+
 function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<typeof RunOutputSchema> {
+  const completed = job.status === 'completed' ? completedSummary(job) : null;
   const next =
-    job.status === 'completed'
-      ? `Call qc_get_report with job_id ${job.jobId} and show every BLOCK and WATCH flag with its timestamp.`
-      : job.status === 'failed'
-        ? 'Fix the input named in failure_reason and run the check again.'
-        : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`;
-  const summary =
-    job.status === 'completed'
-      ? `${job.verdict}: ${UPLOAD_READINESS[job.verdict!]} (${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered)`
-      : job.status === 'failed'
-        ? `Check failed: ${job.failureReason}`
-        : `Check ${job.status} (${job.progressPct} %).`;
+    completed?.next ??
+    (job.status === 'failed'
+      ? 'Fix the input named in failure_reason and run the check again.'
+      : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`);
+  const summary = completed?.summary ?? (job.status === 'failed' ? `Check failed: ${job.failureReason}` : `Check ${job.status} (${job.progressPct} %).`);
   return {
     job_id: job.jobId,
     status: job.status,
@@ -184,13 +204,15 @@ export const TOOLS = [
       transcript_evidence: z.array(FlagOutputSchema),
       share_url: z.string(),
       gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: z.record(z.string(), z.unknown()) })),
-      upload_ready: z.boolean(),
+      upload_ready: z.boolean().describe('No BLOCK flag and the whole delivery profile checked; a narrowed (checks) run never is.'),
+      upload_readiness: z.string().describe('One sentence on upload-readiness, saying what to do next.'),
       schema_version: z.string(),
     }),
     async run(env, args) {
       const report = await env.service.getReport(env.principal, args.job_id);
       const artifacts = await env.service.getArtifacts(env.principal, args.job_id);
       const share = artifacts.find((a) => a.artifact_type === 'report_html') ?? artifacts.find((a) => a.artifact_type === 'report_json');
+      const readiness = uploadReadiness(report);
       return {
         verdict: report.verdict,
         flags: report.flags,
@@ -198,7 +220,8 @@ export const TOOLS = [
         transcript_evidence: report.flags.filter((f) => TRANSCRIPT_GATES.has(f.gate)),
         share_url: share?.url ?? '',
         gates: report.gates.map((g) => ({ gate: g.gate, status: g.status, ...(g.reason ? { reason: g.reason } : {}), measurements: g.measurements })),
-        upload_ready: isUploadReady(report.verdict),
+        upload_ready: readiness.ready,
+        upload_readiness: readiness.sentence,
         schema_version: report.schemaVersion,
       };
     },
@@ -233,29 +256,39 @@ export const TOOLS = [
   define({
     name: 'qc_verify_receipt',
     input: z.object({
-      receipt: z.record(z.string(), z.unknown()).describe('The receipt JSON object.'),
-      file_path: z.string().optional().describe('A local file to compare with the receipt sha256.'),
-      sha256: z.string().optional().describe('The sha256 of the file to publish, if you computed it.'),
+      // Not a zod record: that would silently drop an own `__proto__` key, which the verifier must see to refuse it.
+      receipt: z
+        .unknown()
+        .refine((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'receipt must be a JSON object')
+        .meta({ type: 'object', description: 'The receipt JSON object.' }),
+      file_path: z.string().optional().describe('A local file to compare with the receipt sha256 (its media also fixes which gates the profile requires).'),
+      sha256: z.string().regex(/^\s*[0-9a-fA-F]{64}\s*$/, 'sha256 must be 64 hexadecimal characters').optional().describe('The sha256 of the file to publish, if you computed it.'),
     }),
     output: z.object({
       valid: z.boolean(),
+      checked: z.boolean().describe('false: no key could check the receipt; reason says what is needed.'),
       authentic: z.boolean(),
       schema_known: z.boolean(),
       hash_matches: z.boolean().nullable(),
-      upload_ready: z.boolean(),
+      upload_ready: z.boolean().describe('valid, verdict PASS and the whole profile covered: the only condition to publish on.'),
       verdict: z.string().nullable(),
       reason: z.string().nullable(),
+      signatures: SignatureChecksSchema,
+      coverage: ReceiptCoverageSchema.nullable(),
     }),
     async run(env, args) {
       const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path });
       return {
         valid: r.valid,
+        checked: r.checked,
         authentic: r.authentic,
         schema_known: r.schemaKnown,
         hash_matches: r.hashMatches,
         upload_ready: r.uploadReady,
         verdict: r.verdict ?? null,
         reason: r.reason,
+        signatures: r.signatures,
+        coverage: r.coverage ?? null,
       };
     },
   }),

@@ -1,7 +1,7 @@
 // Remote mode of the MCP door: the tool operations over the REST API of a `preflight serve` (PREFLIGHT_API_URL), as
 // the workspace of PREFLIGHT_API_KEY. Same tools, schemas and output shapes as local mode; the principal argument is
 // ignored because the key decides what is visible.
-import { sha256File, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
+import { sha256File, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { ServiceError } from '../src/errors.js';
 import type { CreateJobInput } from '../src/schemas/create-job.js';
@@ -9,7 +9,7 @@ import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
 import type { JobStatus, QcJob } from '../src/schemas/job.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
-import type { ToolBackend } from './definitions.js';
+import type { ReceiptVerifyOptions, ToolBackend, ToolVerification } from './definitions.js';
 import { RemoteApi } from './remote/api.js';
 import type { RemoteConfig } from './remote/config.js';
 import { createRemoteJob, type CreatedJob } from './remote/create-job.js';
@@ -26,8 +26,6 @@ const ARTIFACT_PATHS: Record<string, string> = {
 
 // Job ids are `job_<hex>`; anything else could walk out of /v1/qc/jobs/{id} (a `..` segment), so it is simply unknown.
 const JOB_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-type ServerVerification = Pick<ReceiptVerification, 'valid' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'reason' | 'verdict'>;
 
 export class RemoteBackend implements ToolBackend {
   private readonly api: RemoteApi;
@@ -90,9 +88,9 @@ export class RemoteBackend implements ToolBackend {
   }
 
   /** The server verifies with its own signing key; a local file is hashed here and only its sha256 is sent. */
-  async verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string } = {}): Promise<ServerVerification> {
+  async verifyReceipt(receipt: unknown, opts: ReceiptVerifyOptions = {}): Promise<ToolVerification> {
     const sha256 = opts.fileSha256 ?? (opts.filePath ? await sha256File(opts.filePath) : undefined);
-    return (await this.api.json<ServerVerification>('POST', '/v1/public/receipts/verify', { body: { receipt, sha256 } })).body;
+    return (await this.api.json<ToolVerification>('POST', '/v1/public/receipts/verify', { body: { receipt, ...(sha256 === undefined ? {} : { sha256 }) } })).body;
   }
 
   async createUpload(_principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload }> {

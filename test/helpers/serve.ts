@@ -39,3 +39,26 @@ export async function startServe(env: Record<string, string>): Promise<RunningSe
   });
   return { url: `http://127.0.0.1:${port}`, proc, home };
 }
+
+export interface ApiAnswer {
+  status: number;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- responses are checked field by field
+  text: string;
+  headers: Headers;
+}
+
+/** One HTTP request to a running server, with an optional bearer key and JSON (or raw) body; the answer parsed when it is JSON. */
+export async function apiRequest(server: RunningServer, method: string, path: string, opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (opts.body !== undefined || typeof opts.raw === 'string') headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* text body */
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}

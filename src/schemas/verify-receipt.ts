@@ -1,0 +1,32 @@
+// Shared zod schemas of a receipt verification result: the REST public verifier and the MCP tool describe it from here.
+import { z } from 'zod';
+import { MEDIA_SHAPES } from '../../engine/delivery-requirements.js';
+
+export const ReceiptCoverageSchema = z
+  .object({
+    profile: z.string(),
+    media: z.enum(MEDIA_SHAPES).nullable().describe('The media the requirement was taken for: read from the file when the verifier had it, else judged from the gates.'),
+    judgedFrom: z.enum(['file', 'gates']),
+    required: z.array(z.string()).describe('Gates the profile requires of that media.'),
+    missing: z.array(z.string()).describe('Required gates the receipt does not list.'),
+    complete: z.boolean().describe('The receipt speaks for the whole profile. A receipt that does not is never publishable.'),
+    reason: z.string().nullable(),
+  })
+  .describe("The profile's required gates against the receipt's gates.");
+
+export const SignatureChecksSchema = z.object({
+  hmac: z.enum(['valid', 'invalid', 'not_checked']).describe("HMAC-SHA256 `signature` (needs the issuer's secret)."),
+});
+
+export const ReceiptVerificationSchema = z.object({
+  valid: z.boolean().describe('Checked, authentic, well-formed, known schema and, when sha256 was given, about that file.'),
+  checked: z.boolean().describe('false: no key could check it; reason says what is needed. Never a verdict on the receipt.'),
+  authentic: z.boolean(),
+  schemaKnown: z.boolean(),
+  hashMatches: z.boolean().nullable(),
+  uploadReady: z.boolean().describe('valid, verdict PASS and the whole profile covered: the only condition to publish on.'),
+  verdict: z.enum(['PASS', 'BLOCK']).optional(),
+  reason: z.string().nullable(),
+  signatures: SignatureChecksSchema,
+  coverage: ReceiptCoverageSchema.nullable(),
+});

@@ -1,13 +1,15 @@
-// Verifying a receipt of unknown origin: format, consistency, the signature (HMAC with the issuer's secret), the
-// file hash, and whether its gates cover what its profile requires. Which key to trust is the caller's business
-// (src/receipts.ts); this never reads a key from anywhere.
+// Verifying a receipt of unknown origin: format, consistency, signatures (HMAC with the issuer's secret, Ed25519
+// with the issuer's public keys), the file hash, and whether its gates cover what its profile requires.
+// Which keys to trust is the caller's business (src/receipts/verify.ts); this never reads a key from anywhere.
 import { timingSafeEqual } from 'node:crypto';
 import { receiptCoverage, type MediaShape, type ReceiptCoverage } from './delivery-requirements.js';
+import { verifyEd25519, type Ed25519Check, type Ed25519PublicJwk } from './receipt-ed25519.js';
 import {
   describeReceiptIssues,
   keyBytes,
   KNOWN_RECEIPT_SCHEMAS,
   ReceiptSchema,
+  signedPayload,
   signReceipt,
   type Receipt,
   type ReceiptVerdict,
@@ -15,10 +17,12 @@ import {
   type SigningKeyMaterial,
 } from './receipt.js';
 
-/** The keys a verifier holds. Give only keys you trust for this receipt's issuer. */
+/** The keys a verifier holds. Give only keys you trust for this receipt's issuer: never keys taken from the receipt. */
 export interface ReceiptVerificationKeys {
   /** The issuer's HMAC secret: checks `signature`. */
   hmac?: SigningKeyMaterial | null;
+  /** The issuer's public keys: check `verify.ed25519`. */
+  publicKeys?: readonly Ed25519PublicJwk[] | null;
 }
 
 export interface VerifyReceiptOptions {
@@ -33,16 +37,18 @@ export type SignatureCheck = 'valid' | 'invalid' | 'not_checked';
 export interface ReceiptVerification {
   /** Checked, authentic, well-formed, known schema, and (when a file hash was given) about this file. */
   valid: boolean;
-  /** false when no key could check the signature: `reason` says what is needed. Never a verdict on the receipt. */
+  /** false when no key could check any signature: `reason` says what is needed. Never a verdict on the receipt. */
   checked: boolean;
-  /** The signature matches the signed fields under the key. */
+  /** Every signature that was checked matches, and at least one was checked. */
   authentic: boolean;
   schemaKnown: boolean;
   /** null when no file hash was given or the receipt could not be read. */
   hashMatches: boolean | null;
   /** Why the receipt is not valid (or could not be checked); null when it is valid. */
   reason: string | null;
-  signatures: { hmac: SignatureCheck };
+  signatures: { hmac: SignatureCheck; ed25519: Ed25519Check | 'absent' | 'not_checked' };
+  /** The Ed25519 key id the receipt names (unsigned: a hint for choosing the key). */
+  keyId: string | null;
   /** The signed verdict, present only when the signature is authentic. */
   verdict?: ReceiptVerdict;
   /** Whether the receipt's gates cover its profile; present only when authentic. */
@@ -98,19 +104,56 @@ function pickSignedFields(receipt: Receipt): SignedReceiptFields {
   return { schema, verdict, sha256, profile, gates, blocked, jobId, issuedAt, issuer };
 }
 
+const NOT_CHECKED = { hmac: 'not_checked', ed25519: 'not_checked' } as const;
+
 function rejected(reason: string, partial: Partial<ReceiptVerification> = {}): ReceiptVerification {
-  return { valid: false, checked: true, authentic: false, schemaKnown: false, hashMatches: null, signatures: { hmac: 'not_checked' }, uploadReady: false, ...partial, reason };
+  return {
+    valid: false,
+    checked: true,
+    authentic: false,
+    schemaKnown: false,
+    hashMatches: null,
+    signatures: NOT_CHECKED,
+    keyId: null,
+    uploadReady: false,
+    ...partial,
+    reason,
+  };
+}
+
+function ed25519Proof(receipt: Receipt) {
+  return typeof receipt.verify === 'object' ? (receipt.verify.ed25519 ?? null) : null;
+}
+
+function signatureFailure(signatures: ReceiptVerification['signatures'], keyId: string | null, keys: ReceiptVerificationKeys): string {
+  if (signatures.ed25519 === 'unknown_key') {
+    return `signed with Ed25519 key ${keyId}, which is not among the ${keys.publicKeys?.length ?? 0} public key(s) the verifier holds: another issuer's key, or a retired key missing from the key document`;
+  }
+  if (signatures.ed25519 === 'invalid') return 'Ed25519 signature does not match: a signed field was changed, or another key signed it';
+  return 'HMAC signature does not match: wrong key, or a signed field was changed';
+}
+
+function whatIsNeeded(receipt: Receipt, keyId: string | null): string {
+  if (keyId) return `no key to check it with: it needs the issuer's public key ${keyId} (the issuer's key document, printed by preflight receipt-keys)`;
+  return (
+    "no key to check it with: it has no Ed25519 signature (issued before public-key signatures), so only the issuer's HMAC secret " +
+    `or the issuer's public verifier can check it (issuer: ${shown(receipt.issuer)})`
+  );
 }
 
 function verifyParsed(receipt: Receipt, keys: ReceiptVerificationKeys, options: VerifyReceiptOptions, sha256: string | undefined): ReceiptVerification {
   const hashMatches = sha256 === undefined ? null : sha256 === receipt.sha256;
+  const proof = ed25519Proof(receipt);
+  const keyId = proof?.kid ?? null;
   const hmacKey = usableHmacKey(keys.hmac);
   const hmac: SignatureCheck = hmacKey ? (signaturesEqual(receipt.signature, signReceipt(receipt, hmacKey)) ? 'valid' : 'invalid') : 'not_checked';
-  const base = { schemaKnown: true, hashMatches, signatures: { hmac } };
-  if (hmac === 'not_checked') {
-    return { ...rejected(`no key to check it with: only the issuer's HMAC secret or the issuer's public verifier can check it (issuer: ${shown(receipt.issuer)})`, base), checked: false };
+  const ed25519 = !proof ? 'absent' : keys.publicKeys ? verifyEd25519(signedPayload(receipt), proof, keys.publicKeys) : 'not_checked';
+  const signatures = { hmac, ed25519 } as const;
+  const base = { schemaKnown: true, hashMatches, signatures, keyId };
+  if (hmac === 'not_checked' && (ed25519 === 'absent' || ed25519 === 'not_checked')) {
+    return { ...rejected(whatIsNeeded(receipt, keyId), base), checked: false };
   }
-  if (hmac === 'invalid') return rejected('signature does not match: wrong key, or a signed field was changed', base);
+  if (hmac === 'invalid' || ed25519 === 'invalid' || ed25519 === 'unknown_key') return rejected(signatureFailure(signatures, keyId, keys), base);
   const coverage = receiptCoverage(receipt, options.mediaShape);
   const result = { ...base, checked: true, authentic: true, verdict: receipt.verdict, coverage, signed: pickSignedFields(receipt) };
   if (hashMatches === false) {

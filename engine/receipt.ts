@@ -1,4 +1,4 @@
-// Signed receipts (`preflight-receipt/1`): build and sign (HMAC-SHA256), publish the JSON Schema.
+// Signed receipts (`preflight-receipt/1`): build and sign (HMAC-SHA256 and Ed25519), publish the JSON Schema.
 // Verification is engine/receipt-verify.ts; the format and the algorithms are documented in docs/receipts.md.
 
 import { createHash, createHmac } from 'node:crypto';
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { canonicalJson } from './canonical-json.js';
 import { incompleteCheckReason, mediaShapeOf, receiptCoverage, type MediaShape } from './delivery-requirements.js';
 import { EngineError } from './errors.js';
+import { Ed25519ProofSchema, signEd25519, type Ed25519SigningKey } from './receipt-ed25519.js';
 import { coverageOf, type Report } from './report.js';
 import type { Verdict } from './types.js';
 
@@ -35,8 +36,12 @@ const signedFieldShape = {
   blocked: z.array(nonEmpty).meta({ description: 'Gates that blocked, sorted; empty on PASS, never empty on BLOCK, always among gates.' }),
   jobId: nonEmpty.meta({ description: 'Id of the QC job that produced the verdict.' }),
   issuedAt: z.iso.datetime({ offset: true }).meta({ description: 'When the receipt was issued (ISO 8601 date-time).' }),
-  issuer: nonEmpty.meta({ description: 'Who signed the receipt.' }),
+  issuer: nonEmpty.meta({ description: "Who signed the receipt: `preflight` for a local issuer, or the server's public URL (its keys are at <issuer>/.well-known/preflight-receipt-keys.json)." }),
 };
+
+export const ReceiptVerifySchema = z
+  .looseObject({ ed25519: Ed25519ProofSchema.optional() })
+  .meta({ description: 'How to verify this receipt, and its Ed25519 signature. Unsigned: the signature inside proves itself; every other member is informational.' });
 
 export const ReceiptSchema = z
   .strictObject({
@@ -44,12 +49,12 @@ export const ReceiptSchema = z
     signature: z
       .string()
       .regex(SIGNATURE_PATTERN)
-      .meta({ description: '"sha256=" + lowercase hex HMAC-SHA256 of the canonical JSON of the signed fields.' }),
+      .meta({ description: '"sha256=" + lowercase hex HMAC-SHA256 of the canonical JSON of the signed fields (checkable only with the issuer\'s secret).' }),
     summary: z.string().optional().meta({ description: 'One human line. Unsigned: never trust it as an assertion.' }),
     verify: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
+      .union([z.string(), ReceiptVerifySchema])
       .optional()
-      .meta({ description: 'How to verify this receipt. Unsigned and informational.' }),
+      .meta({ description: 'How to verify this receipt; as an object it carries the Ed25519 signature in `ed25519`. Unsigned.' }),
   })
   .superRefine((receipt, ctx) => {
     for (const problem of consistencyProblems(receipt)) ctx.addIssue({ code: 'custom', path: ['blocked'], message: problem });
@@ -57,16 +62,22 @@ export const ReceiptSchema = z
   .meta({
     title: 'Preflight receipt (preflight-receipt/1)',
     description:
-      'A signed statement that a file (by SHA-256) got a QC verdict against a delivery profile, every gate of which ran. Signature: HMAC-SHA256 over the ' +
-      'canonical JSON (keys sorted, no whitespace) of every field except signature, summary and verify.',
+      'A signed statement that a file (by SHA-256) got a QC verdict against a delivery profile, every gate of which ran. Signatures: HMAC-SHA256 ' +
+      '(signature) and Ed25519 (verify.ed25519) over the canonical JSON (keys sorted, no whitespace) of every field except signature, summary and verify.',
   });
 
 export type Receipt = z.infer<typeof ReceiptSchema>;
 export type ReceiptVerdict = Receipt['verdict'];
 export type UnsignedReceipt = Omit<Receipt, 'signature'>;
 export type SignedReceiptFields = Pick<Receipt, (typeof SIGNED_FIELDS)[number]>;
-/** A signing key: a string is used as its UTF-8 bytes, bytes as they are. */
+/** An HMAC signing key: a string is used as its UTF-8 bytes, bytes as they are. */
 export type SigningKeyMaterial = string | Uint8Array;
+
+/** The keys a receipt is signed with: the SPEC's HMAC secret, and the issuer's Ed25519 key for offline verification. */
+export interface ReceiptSigningKeys {
+  hmac: SigningKeyMaterial;
+  ed25519?: Ed25519SigningKey;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Signing
@@ -149,18 +160,22 @@ export function receiptSummary(receipt: SignedReceiptFields): string {
   );
 }
 
+export const RECEIPT_KEYS_PATH = '/.well-known/preflight-receipt-keys.json';
+
 export function receiptVerifyInstructions(): Record<string, unknown> {
   return {
     steps: [
+      'Reject the receipt unless schema is preflight-receipt/1.',
       'Remove signature, summary and verify from the receipt.',
       'Serialise the rest as canonical JSON: object keys sorted ascending at every depth, no whitespace.',
-      "Compute HMAC-SHA256 of that text with the issuer's signing key; compare it in constant time with signature after its sha256= prefix.",
+      `Check verify.ed25519.signature (Ed25519, base64url) over that text with the key verify.ed25519.kid from the issuer's key document: ask the issuer (preflight receipt-keys), or, when issuer is an https URL, fetch <issuer>${RECEIPT_KEYS_PATH}. Never take keys from the receipt.`,
+      "Or, with the issuer's secret: compute HMAC-SHA256 of that text and compare it in constant time with signature after its sha256= prefix.",
       'Hash the file you are about to publish with SHA-256 and confirm it equals sha256.',
       "Confirm gates include every gate the profile requires of the file's media (docs/receipts.md); publish only when verdict is PASS, never on summary.",
     ],
     signedFields: [...SIGNED_FIELDS],
     publicVerifier: `POST ${PUBLIC_VERIFIER_PATH}`,
-    cli: VERIFY_CLI,
+    cli: `${VERIFY_CLI} [--public-key keys.json]`,
     jsonSchema: RECEIPT_JSON_SCHEMA_URL,
   };
 }
@@ -175,11 +190,17 @@ export function describeReceiptIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+function asSigningKeys(keys: SigningKeyMaterial | ReceiptSigningKeys): ReceiptSigningKeys {
+  return typeof keys === 'string' || keys instanceof Uint8Array ? { hmac: keys } : keys;
+}
+
 /**
- * A signed `preflight-receipt/1` with an unsigned summary line and verification instructions. Refuses a receipt whose
- * gates do not cover what its profile requires of the media: no receipt ever speaks for checks that did not run.
+ * A signed `preflight-receipt/1` with an unsigned summary line and verification instructions (carrying the Ed25519
+ * signature when an Ed25519 key is given). Refuses a receipt whose gates do not cover what its profile requires of
+ * the media: no receipt ever speaks for checks that did not run.
  */
-export function buildReceipt(input: BuildReceiptInput, key: SigningKeyMaterial): Receipt {
+export function buildReceipt(input: BuildReceiptInput, keys: SigningKeyMaterial | ReceiptSigningKeys): Receipt {
+  const { hmac, ed25519 } = asSigningKeys(keys);
   const verdict = receiptVerdict(input.verdict);
   const gates = sortedUnique(input.gates);
   const blocked = sortedUnique(input.blockedGates);
@@ -199,7 +220,9 @@ export function buildReceipt(input: BuildReceiptInput, key: SigningKeyMaterial):
     issuedAt,
     issuer: input.issuer ?? DEFAULT_ISSUER,
   };
-  const parsed = ReceiptSchema.safeParse({ ...signed, signature: signReceipt(signed, key), summary: receiptSummary(signed), verify: receiptVerifyInstructions() });
+  const signature = signReceipt(signed, hmac);
+  const verify = { ...(ed25519 ? { ed25519: signEd25519(signedPayload(signed), ed25519) } : {}), ...receiptVerifyInstructions() };
+  const parsed = ReceiptSchema.safeParse({ ...signed, signature, summary: receiptSummary(signed), verify });
   if (!parsed.success) {
     throw new EngineError('receipt_invalid', `Cannot build a receipt: ${describeReceiptIssues(parsed.error)}.`, { issues: parsed.error.issues });
   }

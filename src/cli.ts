@@ -1,5 +1,5 @@
-// bin `preflight`: check a file on disk, verify a receipt. Exit codes: 0 PASS (and WATCH unless --fail-on watch), 1 BLOCK,
-// 2 error (also: --receipt asked of a check that did not run its whole profile).
+// bin `preflight`: check a file on disk, verify a receipt, print the receipt keys. Exit codes: 0 PASS (and WATCH unless
+// --fail-on watch), 1 BLOCK, 2 error (also: --receipt asked of a check that did not run its whole profile).
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
@@ -20,6 +20,7 @@ import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
 import { ServiceError } from './errors.js';
 import { loadSidecars } from './sidecars/index.js';
+import { receiptKeyDocument, rotateReceiptKey } from './receipt-keys.js';
 import { checkReceipt, issueReceipt, type ReceiptCheck } from './receipts.js';
 
 export const EXIT = { ok: 0, block: 1, error: 2 } as const;
@@ -115,6 +116,7 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
 
 interface VerifyFlags {
   file?: string;
+  publicKey?: string;
   json?: boolean;
 }
 
@@ -127,6 +129,16 @@ function readJsonFile(path: string, what: string): unknown {
   }
 }
 
+function signatureLine(r: ReceiptCheck, keyFile: string | undefined): string {
+  const used: string[] = [];
+  if (r.signatures.ed25519 === 'valid') {
+    const origin = r.keySource === 'given' ? keyFile : r.keySource === 'issuer' ? r.keysUrl : "this data dir's keys";
+    used.push(`Ed25519 key ${r.keyId} from ${origin}`);
+  }
+  if (r.signatures.hmac === 'valid') used.push("HMAC with this data dir's secret");
+  return `signature authentic (${used.join('; ')})`;
+}
+
 function coverageLine(r: ReceiptCheck): string {
   const c = r.coverage;
   if (!c) return '';
@@ -134,11 +146,14 @@ function coverageLine(r: ReceiptCheck): string {
   return c.complete ? `coverage: complete: every gate ${c.profile} requires${media} ran (${c.required.length})` : `coverage: INCOMPLETE${media}: ${c.reason}`;
 }
 
-function verifyReport(r: ReceiptCheck): string {
-  if (!r.checked) return `cannot verify: ${r.reason}.`;
+function verifyReport(r: ReceiptCheck, flags: VerifyFlags): string {
+  if (!r.checked) {
+    const hint = r.keySource === 'none' && r.keyId ? ` Pass the issuer's key document with --public-key keys.json${r.keysUrl ? ` (published at ${r.keysUrl})` : ''}.` : '';
+    return `cannot verify: ${r.reason}.${hint}`;
+  }
   if (!r.authentic || !r.valid) return `INVALID: ${r.reason}`;
   const lines = [
-    `valid: signature authentic (HMAC with this data dir's secret)${r.hashMatches === true ? ', file hash matches' : ''}; verdict ${r.verdict}`,
+    `valid: ${signatureLine(r, flags.publicKey)}${r.hashMatches === true ? ', file hash matches' : ''}; verdict ${r.verdict}`,
     `issuer: ${r.signed?.issuer}`,
     coverageLine(r),
   ];
@@ -151,10 +166,25 @@ function verifyReport(r: ReceiptCheck): string {
 async function verifyCommand(receiptPath: string, flags: VerifyFlags): Promise<number> {
   const config = loadConfig();
   const receipt = readJsonFile(receiptPath, 'receipt');
-  const result = await checkReceipt(receipt, { home: config.home, env: config.env, filePath: flags.file });
-  process.stdout.write(`${flags.json ? JSON.stringify(result, null, 2) : verifyReport(result)}\n`);
+  const publicKeys = flags.publicKey === undefined ? undefined : readJsonFile(flags.publicKey, 'key document');
+  const result = await checkReceipt(receipt, { home: config.home, env: config.env, filePath: flags.file, publicKeys, fetchIssuerKeys: true });
+  process.stdout.write(`${flags.json ? JSON.stringify(result, null, 2) : verifyReport(result, flags)}\n`);
   if (!result.checked) return EXIT.error;
   return result.valid && result.coverage?.complete ? EXIT.ok : EXIT.block;
+}
+
+function receiptKeysCommand(flags: { rotate?: boolean }): number {
+  const config = loadConfig();
+  const options = { home: config.home, env: config.env };
+  if (flags.rotate) {
+    const rotation = rotateReceiptKey(options);
+    process.stderr.write(
+      `preflight: retired receipt key ${rotation.retired} (its public key stays published)${rotation.active ? `; receipts are now signed with ${rotation.active}` : ''}.\n` +
+        (rotation.next ? `preflight: ${rotation.next}\n` : ''),
+    );
+  }
+  process.stdout.write(`${JSON.stringify(receiptKeyDocument(options), null, 2)}\n`);
+  return EXIT.ok;
 }
 
 function program(): Command {
@@ -189,14 +219,22 @@ function program(): Command {
   cmd
     .command('verify')
     .description(
-      "Verify a receipt: its signature with this data dir's key, that --file is the file it describes, and that it covers its whole profile. " +
-        'Never creates or changes a key. Exit 0 valid, 1 invalid or incomplete, 2 cannot check.',
+      'Verify a receipt: its signature (Ed25519 with the issuer\'s public keys, or HMAC with this data dir\'s secret), that --file is the file it ' +
+        'describes, and that it covers its whole profile. Never creates or changes a key. Exit 0 valid, 1 invalid or incomplete, 2 cannot check.',
     )
     .argument('<receipt>', 'receipt JSON file')
     .option('--file <media>', 'the media file the receipt should describe')
+    .option('--public-key <keys.json>', "the issuer's key document (JWKS, from `preflight receipt-keys` or <issuer>/.well-known/preflight-receipt-keys.json)")
     .option('--json', 'print the verification result as JSON')
     .action(async (receipt: string, flags: VerifyFlags) => {
       process.exitCode = await verifyCommand(receipt, flags);
+    });
+  cmd
+    .command('receipt-keys')
+    .description('Print the public keys receipts are signed with (JWKS, current and retired); creates the signing key on first use.')
+    .option('--rotate', 'retire the signing key (its public key stays published, so its receipts keep verifying) and sign with a new one')
+    .action((flags: { rotate?: boolean }) => {
+      process.exitCode = receiptKeysCommand(flags);
     });
   cmd
     .command('serve')

@@ -1,15 +1,20 @@
-// Receipts as service rules. Issuing: only a check that ran every gate its delivery profile requires gets one.
-// Verifying: with this data dir's HMAC secret, read and never created, so checking a receipt elsewhere leaves no key.
+// Receipts as service rules. Issuing: only a check that ran every gate its delivery profile requires gets one, signed
+// with the HMAC secret and the Ed25519 key. Verifying: which keys to trust for a receipt (a key document the caller
+// gives, the published keys of a URL issuer, or this data dir's own), and never creating or changing a key.
 import { mediaShapeOf, type MediaShape } from '../engine/delivery-requirements.js';
 import { EngineError } from '../engine/errors.js';
 import { probe } from '../engine/probe.js';
-import { verifyReceipt, type ReceiptVerification } from '../engine/receipt-verify.js';
-import { buildReceipt, receiptInputFromReport, sha256File, type Receipt } from '../engine/receipt.js';
+import { MAX_KEY_DOCUMENT_BYTES, parseKeyDocument, type Ed25519PublicJwk } from '../engine/receipt-ed25519.js';
+import { verifyReceipt, type ReceiptVerification, type ReceiptVerificationKeys } from '../engine/receipt-verify.js';
+import { buildReceipt, DEFAULT_ISSUER, RECEIPT_KEYS_PATH, receiptInputFromReport, sha256File, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { ServiceError } from './errors.js';
+import { fetchText, policyFromEnv } from './ingress/remote.js';
+import { loadReceiptSigningKey, readPublishedKeys } from './receipt-keys.js';
 import { loadSigningKey, readSigningKey } from './signing-key.js';
 
 export const RUN_FULL_PROFILE = 'run the full profile to get a receipt';
+const KEY_FETCH_TIMEOUT_MS = 10_000;
 
 interface KeyPlace {
   home: string;
@@ -22,7 +27,7 @@ export function incompleteCheckError(err: EngineError): ServiceError {
 }
 
 /** Signs the receipt of a complete check; `receipt_incomplete_check` (409) for any other. */
-export function issueReceipt(report: Report, jobId: string, options: KeyPlace): Receipt {
+export function issueReceipt(report: Report, jobId: string, options: KeyPlace & { issuer?: string }): Receipt {
   let input;
   try {
     input = receiptInputFromReport(report, jobId);
@@ -30,21 +35,107 @@ export function issueReceipt(report: Report, jobId: string, options: KeyPlace): 
     if (err instanceof EngineError && err.code === 'receipt_incomplete_check') throw incompleteCheckError(err);
     throw err;
   }
-  return buildReceipt(input, loadSigningKey(options).key);
+  const hmac = loadSigningKey(options).key;
+  const ed25519 = loadReceiptSigningKey(options);
+  return buildReceipt({ ...input, issuer: options.issuer ?? DEFAULT_ISSUER }, { hmac, ed25519 });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Verifying
 
-export interface VerifyOptions extends KeyPlace {
+export type KeySource = 'given' | 'issuer' | 'local' | 'none';
+
+export interface VerifyOptions {
+  /** The data dir whose own keys (read, never created) check its own receipts; without it only given or fetched keys are used. */
+  home?: string;
+  env?: NodeJS.ProcessEnv;
   /** Hash of the file to publish (refused unless a SHA-256). */
   fileSha256?: unknown;
   /** The file to publish: hashed, and probed so coverage is judged for exactly its media. */
   filePath?: string;
+  /** A key document (JWKS) the caller trusts for this receipt: only its keys are used. */
+  publicKeys?: unknown;
+  /** Fetch `<issuer>/.well-known/preflight-receipt-keys.json` when the issuer is a URL other than `ownIssuer`. */
+  fetchIssuerKeys?: boolean;
+  /** This service's issuer name: its own receipts are checked with its own keys. */
+  ownIssuer?: string;
+  /**
+   * The issuer's own verifier (the public REST verifier): a receipt signed with a key this data dir does not hold is
+   * not authentic. Elsewhere (the CLI) such a receipt could not be checked, and the answer says which key it needs.
+   */
+  issuerSide?: boolean;
   signal?: AbortSignal;
 }
 
-export type ReceiptCheck = ReceiptVerification;
+export interface ReceiptCheck extends ReceiptVerification {
+  /** Where the public keys came from. */
+  keySource: KeySource;
+  /** The key document fetched, for a URL issuer. */
+  keysUrl: string | null;
+}
+
+export function issuerKeysUrl(issuer: string): string | null {
+  if (!/^https?:\/\//i.test(issuer)) return null;
+  try {
+    const url = new URL(issuer);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}${RECEIPT_KEYS_PATH}`;
+  } catch {
+    return null;
+  }
+}
+
+function givenKeys(document: unknown): Ed25519PublicJwk[] {
+  try {
+    return parseKeyDocument(document).keys;
+  } catch (err) {
+    throw new ServiceError('invalid_public_keys', `The public key document is not usable: ${(err as Error).message}.`, {}, 400);
+  }
+}
+
+async function fetchIssuerKeys(url: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Ed25519PublicJwk[]> {
+  const policy = { ...policyFromEnv(env), maxBytes: MAX_KEY_DOCUMENT_BYTES, timeoutMs: KEY_FETCH_TIMEOUT_MS };
+  let text: string;
+  try {
+    ({ text } = await fetchText(url, policy, { signal }));
+  } catch (err) {
+    const why = err instanceof ServiceError ? err.message : (err as Error).message;
+    throw new ServiceError('issuer_keys_unavailable', `Could not fetch the issuer's public keys from ${url}: ${why} Pass the key document instead (--public-key keys.json).`, { url }, 502);
+  }
+  try {
+    return parseKeyDocument(JSON.parse(text)).keys;
+  } catch (err) {
+    throw new ServiceError('issuer_keys_unavailable', `${url} is not a usable key document: ${(err as Error).message}.`, { url }, 502);
+  }
+}
+
+function proofKid(receipt: unknown): string | null {
+  const verify = (receipt as { verify?: unknown } | null)?.verify;
+  const kid = typeof verify === 'object' && verify !== null ? (verify as { ed25519?: { kid?: unknown } }).ed25519?.kid : undefined;
+  return typeof kid === 'string' ? kid : null;
+}
+
+const receiptIssuer = (receipt: unknown): string | null => {
+  const issuer = (receipt as { issuer?: unknown } | null)?.issuer;
+  return typeof issuer === 'string' ? issuer : null;
+};
+
+async function chooseKeys(receipt: unknown, options: VerifyOptions): Promise<{ keys: ReceiptVerificationKeys; source: KeySource; keysUrl: string | null }> {
+  if (options.publicKeys !== undefined) return { keys: { publicKeys: givenKeys(options.publicKeys) }, source: 'given', keysUrl: null };
+  const issuer = receiptIssuer(receipt);
+  const keysUrl = issuer && issuer !== options.ownIssuer ? issuerKeysUrl(issuer) : null;
+  if (keysUrl && options.fetchIssuerKeys) {
+    return { keys: { publicKeys: await fetchIssuerKeys(keysUrl, options.env ?? process.env, options.signal) }, source: 'issuer', keysUrl };
+  }
+  if (options.home === undefined) return { keys: {}, source: 'none', keysUrl };
+  const place = { home: options.home, env: options.env ?? process.env };
+  const local = readPublishedKeys(place);
+  const hmac = readSigningKey(place)?.key ?? null;
+  const kid = proofKid(receipt);
+  // A receipt without an Ed25519 signature predates it: only the HMAC secret can check it.
+  if (kid === null) return { keys: { hmac }, source: hmac ? 'local' : 'none', keysUrl: null };
+  if (local?.some((k) => k.kid === kid) || options.issuerSide) return { keys: { hmac, publicKeys: local ?? [] }, source: 'local', keysUrl: null };
+  return { keys: {}, source: 'none', keysUrl };
+}
 
 async function mediaShapeOfFile(path: string, signal?: AbortSignal): Promise<MediaShape | undefined> {
   try {
@@ -62,11 +153,12 @@ async function hashFile(path: string): Promise<string> {
   }
 }
 
-/** Verifies a receipt with this data dir's secret. Never creates or changes a key. */
+/** Verifies a receipt with the keys these options trust. Never creates or changes a key. */
 export async function checkReceipt(receipt: unknown, options: VerifyOptions): Promise<ReceiptCheck> {
   const fileSha256 = options.fileSha256 !== undefined ? options.fileSha256 : options.filePath ? await hashFile(options.filePath) : undefined;
   const mediaShape = options.filePath ? await mediaShapeOfFile(options.filePath, options.signal) : undefined;
-  return verifyReceipt(receipt, { hmac: readSigningKey(options)?.key ?? null }, { fileSha256, mediaShape });
+  const { keys, source, keysUrl } = await chooseKeys(receipt, options);
+  return { ...verifyReceipt(receipt, keys, { fileSha256, mediaShape }), keySource: source, keysUrl };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

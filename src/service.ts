@@ -2,7 +2,8 @@
 import { EngineError } from '../engine/errors.js';
 import { runCheck } from '../engine/check.js';
 import { incompleteCheckReason as incompleteReason } from '../engine/delivery-requirements.js';
-import type { Receipt } from '../engine/receipt.js';
+import { DEFAULT_ISSUER, type Receipt } from '../engine/receipt.js';
+import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
@@ -18,6 +19,7 @@ import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo, Signals } from '../engine/types.js';
+import { receiptKeyDocument } from './receipt-keys.js';
 import { checkReceipt, issueReceipt, RUN_FULL_PROFILE, type ReceiptCheck } from './receipts.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
@@ -157,6 +159,8 @@ export class PreflightService {
   private publicBaseUrl: string | null = null;
   /** Set by `preflight serve`: finished jobs are announced to webhooks and callback URLs. */
   private webhooks: JobEventSink | null = null;
+  /** Who receipts say signed them: the server's public URL (where its keys are published), else `preflight`. */
+  private issuer = DEFAULT_ISSUER;
 
   private constructor(
     private readonly store: Store,
@@ -214,10 +218,14 @@ export class PreflightService {
       .catch((err: Error) => process.stderr.write(`preflight: could not queue the job event for ${record.jobId}: ${err.message}\n`));
   }
 
-  /** Called by an HTTP door serving this service, with the base URL clients reach it at. */
-  attachHttp(baseUrl: string | null, opts: { restUrls?: boolean } = {}): void {
+  /**
+   * Called by an HTTP door serving this service, with the base URL clients reach it at. `issuer` is the public URL
+   * the operator gave (`--public-url`): receipts then name it, and verifiers find its keys there.
+   */
+  attachHttp(baseUrl: string | null, opts: { restUrls?: boolean; issuer?: string } = {}): void {
     this.publicBaseUrl = baseUrl ? baseUrl.replace(/\/+$/, '') : null;
     if (opts.restUrls && this.publicBaseUrl) this.opts.urls = restUrls(this.publicBaseUrl);
+    this.issuer = baseUrl && opts.issuer ? opts.issuer.replace(/\/+$/, '') : DEFAULT_ISSUER;
   }
 
   // ------------------------------------------------------------------ start-up
@@ -335,9 +343,17 @@ export class PreflightService {
     return { content, contentType: artifact.contentType };
   }
 
-  /** Verifies a receipt as its issuer would, with this data dir's signing key (read, never created). */
-  verifyReceipt(receipt: unknown, opts: { fileSha256?: unknown; filePath?: string } = {}): Promise<ReceiptCheck> {
-    return checkReceipt(receipt, { ...opts, home: this.opts.home, env: this.opts.env });
+  /**
+   * Verifies a receipt as its issuer would: this data dir's HMAC secret and public keys for its own receipts, the
+   * key document the caller gives, or (`fetchIssuerKeys`, local doors only) the published keys of a URL issuer.
+   */
+  verifyReceipt(receipt: unknown, opts: { fileSha256?: unknown; filePath?: string; publicKeys?: unknown; fetchIssuerKeys?: boolean } = {}): Promise<ReceiptCheck> {
+    return checkReceipt(receipt, { ...opts, home: this.opts.home, env: this.opts.env, ownIssuer: this.issuer, issuerSide: true });
+  }
+
+  /** The receipt public keys this issuer publishes (JWKS); creates the signing key on first use. */
+  receiptKeys(): ReceiptKeyDocument {
+    return receiptKeyDocument({ home: this.opts.home, env: this.opts.env });
   }
 
   /** Job counts and the last completion, for readiness and launch documents. */
@@ -837,7 +853,7 @@ export class PreflightService {
   /** The receipt of a complete check; null for a narrowed or errored one (a repair step has no receipt). */
   private receiptFor(report: Report, jobId: string): Receipt | null {
     try {
-      return issueReceipt(report, jobId, { home: this.opts.home, env: this.opts.env });
+      return issueReceipt(report, jobId, { home: this.opts.home, env: this.opts.env, issuer: this.issuer });
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'receipt_incomplete_check') return null;
       throw err;

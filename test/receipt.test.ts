@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, generateKeyPairSync, verify as cryptoVerify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import {
   type BuildReceiptInput,
   type Receipt,
 } from '../engine/receipt.js';
+import { keyDocument, parseKeyDocument, publicJwkOf } from '../engine/receipt-ed25519.js';
 import { verifyReceipt } from '../engine/receipt-verify.js';
 import { loadSigningKey } from '../src/signing-key.js';
 
@@ -106,12 +107,13 @@ describe('buildReceipt', () => {
     expect(verifyReceipt(receipt, KEY)).toMatchObject({ valid: true, verdict: 'PASS', uploadReady: true });
   });
 
-  it('says how to verify: steps, public verifier and CLI', () => {
+  it('says how to verify: steps, public verifier, CLI and the key document', () => {
     const verify = buildReceipt(passInput, KEY).verify as Record<string, unknown>;
     expect(Array.isArray(verify.steps)).toBe(true);
-    expect(JSON.stringify(verify.steps)).toContain('every gate the profile requires');
+    expect(JSON.stringify(verify.steps)).toContain('/.well-known/preflight-receipt-keys.json');
     expect(verify.publicVerifier).toBe('POST /v1/public/receipts/verify');
-    expect(verify.cli).toBe('preflight verify <receipt.json> --file <media>');
+    expect(verify.cli).toBe('preflight verify <receipt.json> --file <media> [--public-key keys.json]');
+    expect(verify.ed25519).toBeUndefined();
   });
 
   it('takes the issuer, a Date for issuedAt, and defaults issuedAt to now', () => {
@@ -180,7 +182,7 @@ describe('verifyReceipt', () => {
     const receipt = buildReceipt(blockInput, KEY);
     const result = verifyReceipt(JSON.parse(JSON.stringify(receipt)), KEY);
     expect(result).toMatchObject({ valid: true, checked: true, authentic: true, schemaKnown: true, hashMatches: null, reason: null, verdict: 'BLOCK', uploadReady: false });
-    expect(result.signatures).toEqual({ hmac: 'valid' });
+    expect(result.signatures).toEqual({ hmac: 'valid', ed25519: 'absent' });
     expect(result.signed).toEqual({
       schema: 'preflight-receipt/1',
       verdict: 'BLOCK',
@@ -243,7 +245,7 @@ describe('verifyReceipt', () => {
     expect(verifyReceipt(receipt, `${KEY}x`)).toMatchObject({ valid: false, checked: true, authentic: false, uploadReady: false });
     const unchecked = verifyReceipt(receipt, '');
     expect(unchecked).toMatchObject({ valid: false, checked: false, authentic: false, uploadReady: false });
-    expect(unchecked.reason).toMatch(/^no key to check it with: only the issuer's HMAC secret/);
+    expect(unchecked.reason).toMatch(/no key to check it with: it has no Ed25519 signature/);
   });
 
   it.each(['preflight-receipt/2', 'other-receipt/1', 'PREFLIGHT-RECEIPT/1', ''])('rejects the unknown schema %j', (schema) => {
@@ -340,6 +342,124 @@ describe('verifyReceipt', () => {
     const silent = verifyReceipt(buildReceipt(passInput, KEY), KEY, { mediaShape: 'silent_video' });
     expect(silent).toMatchObject({ valid: true, uploadReady: false, coverage: { complete: false, judgedFrom: 'file', media: 'silent_video' } });
     expect(silent.coverage?.reason).toMatch(/podcast_delivery is for media with sound/);
+  });
+});
+
+describe('Ed25519 signatures', () => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = publicJwkOf(privateKey);
+  const signer = { kid: jwk.kid, privateKey };
+  const other = generateKeyPairSync('ed25519').privateKey;
+  const otherJwk = publicJwkOf(other);
+  const keys = { publicKeys: [jwk] };
+  const signed = () => buildReceipt(passInput, { hmac: KEY, ed25519: signer });
+
+  it('signs the text the HMAC signs, names its key by RFC 7638 thumbprint, and leaves the HMAC as it was', () => {
+    const receipt = signed();
+    const proof = (receipt.verify as { ed25519: { kid: string; signature: string } }).ed25519;
+    expect(proof.kid).toBe(jwk.kid);
+    expect(proof.signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    expect(cryptoVerify(null, Buffer.from(signedPayload(receipt)), publicKey, Buffer.from(proof.signature, 'base64url'))).toBe(true);
+    // RFC 7638 computed here from its words: SHA-256 over the required members in lexicographic order.
+    expect(jwk.kid).toBe(createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x: jwk.x })).digest('base64url'));
+    expect(receipt.signature).toBe(buildReceipt(passInput, KEY).signature);
+  });
+
+  it('verifies with the public key alone', () => {
+    const result = verifyReceipt(JSON.parse(JSON.stringify(signed())), keys);
+    expect(result).toMatchObject({ valid: true, checked: true, authentic: true, uploadReady: true, keyId: jwk.kid, signatures: { hmac: 'not_checked', ed25519: 'valid' } });
+    expect(verifyReceipt(signed(), { hmac: KEY, publicKeys: [otherJwk, jwk] }).signatures).toEqual({ hmac: 'valid', ed25519: 'valid' });
+  });
+
+  const oneByte = (value: string): string => {
+    const i = value.length - 1;
+    const replacement = /[0-9a-e]/.test(value[i]) ? String.fromCharCode(value.charCodeAt(i) + 1) : value[i] === 'f' ? 'e' : value[i] === 'Z' ? 'Y' : 'a';
+    return value.slice(0, i) + replacement;
+  };
+  it.each(['blocked', 'gates', 'issuedAt', 'issuer', 'jobId', 'profile', 'schema', 'sha256', 'verdict'])('fails when one byte of %s changes', (field) => {
+    const receipt = buildReceipt(blockInput, { hmac: KEY, ed25519: signer }) as unknown as Record<string, unknown>;
+    const value = receipt[field];
+    const changed = Array.isArray(value) ? [oneByte(value[0] as string), ...value.slice(1)] : oneByte(value as string);
+    const result = verifyReceipt({ ...receipt, [field]: changed }, keys);
+    expect(result).toMatchObject({ valid: false, authentic: false, uploadReady: false });
+    expect(result.verdict).toBeUndefined();
+  });
+
+  it('fails when one character of the Ed25519 signature changes, including a non-canonical base64url spelling', () => {
+    const receipt = signed();
+    const proof = (receipt.verify as { ed25519: { kid: string; signature: string } }).ed25519;
+    for (let i = 0; i < proof.signature.length; i += 5) {
+      const c = proof.signature[i] === 'A' ? 'B' : 'A';
+      const signature = proof.signature.slice(0, i) + c + proof.signature.slice(i + 1);
+      expect(verifyReceipt({ ...receipt, verify: { ...(receipt.verify as object), ed25519: { ...proof, signature } } }, keys).authentic).toBe(false);
+    }
+    // The last character carries 4 unused bits: another letter decoding to the same bytes is still refused.
+    const last = proof.signature.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const twin = [...alphabet].find((c) => c !== last && alphabet.indexOf(c) >> 4 === alphabet.indexOf(last) >> 4)!;
+    const spelled = proof.signature.slice(0, -1) + twin;
+    expect(Buffer.from(spelled, 'base64url').equals(Buffer.from(proof.signature, 'base64url'))).toBe(true);
+    expect(verifyReceipt({ ...receipt, verify: { ed25519: { ...proof, signature: spelled } } }, keys).authentic).toBe(false);
+  });
+
+  it('fails for a receipt signed by another key, whatever kid it claims', () => {
+    const forged = buildReceipt(passInput, { hmac: 'attacker-secret', ed25519: { kid: otherJwk.kid, privateKey: other } });
+    const result = verifyReceipt(forged, keys);
+    expect(result).toMatchObject({ valid: false, checked: true, authentic: false, uploadReady: false, signatures: { ed25519: 'unknown_key' } });
+    expect(result.reason).toMatch(/not among the 1 public key/);
+    const lying = buildReceipt(passInput, { hmac: 'attacker-secret', ed25519: { kid: jwk.kid, privateKey: other } });
+    expect(verifyReceipt(lying, keys)).toMatchObject({ valid: false, authentic: false, signatures: { ed25519: 'invalid' } });
+  });
+
+  it('fails for an unknown schema before looking at any signature', () => {
+    const receipt = { ...signed(), schema: 'preflight-receipt/2' };
+    expect(verifyReceipt(receipt, keys)).toMatchObject({ valid: false, schemaKnown: false, signatures: { ed25519: 'not_checked' } });
+  });
+
+  it('says which key it needs when it has none, instead of calling the receipt invalid', () => {
+    const result = verifyReceipt(signed(), {});
+    expect(result).toMatchObject({ valid: false, checked: false, authentic: false, keyId: jwk.kid });
+    expect(result.reason).toBe(`no key to check it with: it needs the issuer's public key ${jwk.kid} (the issuer's key document, printed by preflight receipt-keys)`);
+  });
+
+  it('reads key documents: other key types are ignored, a kid that is not the thumbprint is refused', () => {
+    const document = keyDocument([jwk]);
+    expect(parseKeyDocument(JSON.parse(JSON.stringify({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB' }, ...document.keys] }))).keys).toEqual([jwk]);
+    expect(() => parseKeyDocument({ keys: [{ ...jwk, kid: otherJwk.kid }] })).toThrow(/no Ed25519 key/);
+    expect(() => parseKeyDocument({ keys: 'none' })).toThrow(/not a JWKS/);
+    expect(() => parseKeyDocument([jwk])).toThrow(/not a JWKS/);
+  });
+});
+
+describe('the SPEC HMAC recipe, recomputed here from its words', () => {
+  // "Canonicalise: JSON with object keys sorted ascending, recursively, no insignificant whitespace." Written anew
+  // here, with no code of the project's, so that a change there cannot hide a change in what is signed.
+  function canonicalFromSpec(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(canonicalFromSpec).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value).sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalFromSpec((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
+  }
+  function specSignature(receipt: Record<string, unknown>, key: string): string {
+    // "Take the receipt object and remove signature, summary and verify."
+    const { signature: _s, summary: _m, verify: _v, ...rest } = receipt;
+    return `sha256=${createHmac('sha256', key).update(canonicalFromSpec(rest)).digest('hex')}`;
+  }
+
+  it('still matches for receipts carrying the Ed25519 signature, PASS and BLOCK', () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const ed25519 = { kid: publicJwkOf(privateKey).kid, privateKey };
+    for (const input of [passInput, blockInput]) {
+      const receipt = buildReceipt(input, { hmac: KEY, ed25519 }) as unknown as Record<string, unknown>;
+      expect((receipt.verify as Record<string, unknown>).ed25519).toBeDefined();
+      expect(specSignature(receipt, KEY)).toBe(receipt.signature);
+      // "Signed fields, in canonical order": exactly the nine.
+      const { signature: _s, summary: _m, verify: _v, ...rest } = receipt;
+      expect(Object.keys(rest).sort()).toEqual(['blocked', 'gates', 'issuedAt', 'issuer', 'jobId', 'profile', 'schema', 'sha256', 'verdict']);
+    }
   });
 });
 
@@ -443,9 +563,11 @@ describe('docs/receipts.md', () => {
     return match[1];
   };
 
-  it('shows an example receipt that verifies with the example key', () => {
+  it('shows an example receipt that verifies with the example key document alone, and with the example HMAC key', () => {
     const example = JSON.parse(fenced('json')) as Receipt;
-    expect(verifyReceipt(example, 'example-key-do-not-use')).toMatchObject({ valid: true, verdict: 'BLOCK', coverage: { complete: true } });
+    const keys = parseKeyDocument(JSON.parse(fenced('jwks'))).keys;
+    expect(verifyReceipt(example, { publicKeys: keys })).toMatchObject({ valid: true, verdict: 'BLOCK', signatures: { ed25519: 'valid', hmac: 'not_checked' }, coverage: { complete: true } });
+    expect(verifyReceipt(example, 'example-key-do-not-use')).toMatchObject({ valid: true, signatures: { hmac: 'valid' } });
     expect(example.verify).toMatchObject(receiptVerifyInstructions());
     expect(docs).toContain(signedPayload(example));
   });

@@ -1,6 +1,7 @@
-// Receipts through the REST door of a real `preflight serve`: 409 for a narrowed job, and a public verifier that
-// reports coverage and refuses malformed requests instead of ignoring them.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// Receipts through the REST door of a real `preflight serve`: 409 for a narrowed job, the published key document,
+// receipts naming the public URL that a stranger's CLI fetches keys from, and a public verifier that refuses
+// malformed requests instead of ignoring them.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -16,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), 'preflight-receipts-http-'));
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: SIGNING_KEY, PREFLIGHT_QUEUE_WORKER: 'off' });
+  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: SIGNING_KEY, PREFLIGHT_QUEUE_WORKER: 'off' }, ['--public-url', 'http://127.0.0.1:{port}']);
 }, 120_000);
 
 afterAll(() => {
@@ -36,7 +37,7 @@ async function runJob(file: string, extra: Record<string, unknown> = {}) {
 }
 
 async function cli(args: string[], env: Record<string, string | undefined>) {
-  const r = await execa('node', [BIN, ...args], { reject: false, timeout: 60_000, env: { PREFLIGHT_SIGNING_KEY: undefined, ...env }, extendEnv: true, stdin: 'ignore' });
+  const r = await execa('node', [BIN, ...args], { reject: false, timeout: 60_000, env: { PREFLIGHT_SIGNING_KEY: undefined, PREFLIGHT_ALLOW_PRIVATE_NETWORKS: undefined, ...env }, extendEnv: true, stdin: 'ignore' });
   return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
@@ -57,15 +58,38 @@ describe('receipts over REST', () => {
     expect(events.json.events.map((e: { event_type: string }) => e.event_type)).toContain('receipt.withheld');
   });
 
-  it('signs a full check and verifies it, with its coverage', async () => {
+  it('signs a full check naming its public URL as issuer, with both signatures, and verifies it', async () => {
     const job = await runJob(await fx.cleanPodcast());
     expect(job).toMatchObject({ verdict: 'PASS', coverage: { complete: true, narrowed: false, missing: [], errored: [] } });
     const receipt = await api('GET', `/v1/qc/jobs/${job.jobId}/receipt`);
     expect(receipt.status).toBe(200);
     passReceipt = receipt.json;
-    expect(passReceipt).toMatchObject({ verdict: 'PASS', issuer: 'preflight' });
+    expect(passReceipt).toMatchObject({ verdict: 'PASS', issuer: server.url, verify: { ed25519: { kid: expect.any(String) } } });
     const verified = await api('POST', '/v1/public/receipts/verify', { body: passReceipt });
-    expect(verified.json).toMatchObject({ valid: true, checked: true, authentic: true, uploadReady: true, signatures: { hmac: 'valid' }, coverage: { complete: true, profile: 'podcast_delivery' } });
+    expect(verified.json).toMatchObject({ valid: true, checked: true, authentic: true, uploadReady: true, signatures: { hmac: 'valid', ed25519: 'valid' }, coverage: { complete: true, profile: 'podcast_delivery' } });
+  });
+
+  it('publishes its public keys at /.well-known/preflight-receipt-keys.json, the document `preflight receipt-keys` prints', async () => {
+    const res = await api('GET', '/.well-known/preflight-receipt-keys.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
+    expect(res.json.keys).toEqual([expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', kid: (passReceipt.verify as { ed25519: { kid: string } }).ed25519.kid })]);
+    expect(res.text).not.toMatch(/PRIVATE|"d"/);
+    const printed = await cli(['receipt-keys'], { PREFLIGHT_HOME: server.home });
+    expect(JSON.parse(printed.stdout)).toEqual(res.json);
+  });
+
+  it("lets a stranger's CLI verify with the keys fetched from the issuer URL, and says what it needs when it may not fetch", async () => {
+    writeFileSync(join(work, 'pass.json'), JSON.stringify(passReceipt));
+    const stranger = join(work, 'stranger');
+    const fetched = await cli(['verify', join(work, 'pass.json'), '--file', await fx.cleanPodcast()], { PREFLIGHT_HOME: stranger, PREFLIGHT_ALLOW_PRIVATE_NETWORKS: '1' });
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect(fetched.stdout).toContain(`from ${server.url}/.well-known/preflight-receipt-keys.json), file hash matches; verdict PASS`);
+    expect(fetched.stdout).toContain('publish: yes');
+    // A plain-http loopback issuer is refused unless the private-network switch is on.
+    const refused = await cli(['verify', join(work, 'pass.json')], { PREFLIGHT_HOME: stranger });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Could not fetch the issuer's public keys from http:\/\/127\.0\.0\.1:\d+\/\.well-known\/preflight-receipt-keys\.json: .*--public-key keys\.json/);
   });
 });
 
@@ -108,7 +132,7 @@ describe('the public verifier refuses what it cannot vouch for', () => {
     const fields = { schema: 'preflight-receipt/1', verdict: 'PASS', sha256: passReceipt.sha256, profile: 'video_site_longform', gates: ['loudness'], blocked: [], jobId: 'job_before', issuedAt: '2026-01-01T00:00:00.000Z', issuer: 'preflight' } as const;
     const old = { ...fields, signature: signReceipt(fields as unknown as Receipt, SIGNING_KEY) };
     const res = await verify({ receipt: old, sha256: passReceipt.sha256 });
-    expect(res.json).toMatchObject({ valid: true, authentic: true, hashMatches: true, uploadReady: false, signatures: { hmac: 'valid' }, coverage: { complete: false, judgedFrom: 'gates' } });
+    expect(res.json).toMatchObject({ valid: true, authentic: true, hashMatches: true, uploadReady: false, signatures: { hmac: 'valid', ed25519: 'absent' }, coverage: { complete: false, judgedFrom: 'gates' } });
     expect(res.json.coverage.reason).toMatch(/run the full profile to get a receipt/);
   });
 

@@ -1,17 +1,20 @@
 // Receipts through a real MCP client over stdio: a narrowed re-run is a repair step (not upload-ready, and
-// qc_get_receipt is an isError result), and qc_verify_receipt reports coverage and refuses what it cannot vouch for.
-import { mkdtempSync } from 'node:fs';
+// qc_get_receipt is an isError result), and qc_verify_receipt reports coverage, takes a key document for another
+// issuer's receipt and refuses what it cannot vouch for.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../tools/definitions.js';
 import * as fx from './helpers/fixtures.js';
 
 const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
 const home = mkdtempSync(join(tmpdir(), 'preflight-receipts-mcp-'));
+const work = mkdtempSync(join(tmpdir(), 'preflight-receipts-mcp-work-'));
 
 let client: Client;
 
@@ -35,7 +38,7 @@ async function fails(name: string, args: Record<string, unknown>): Promise<strin
 
 beforeAll(async () => {
   client = new Client({ name: 'preflight-receipts-test', version: '1.0.0' });
-  const env = { ...process.env, PREFLIGHT_HOME: home, PREFLIGHT_SIGNING_KEY: '', NODE_ENV: 'production' } as Record<string, string>;
+  const env = { ...process.env, PREFLIGHT_HOME: home, PREFLIGHT_SIGNING_KEY: '', PREFLIGHT_RECEIPT_KEY: '', NODE_ENV: 'production' } as Record<string, string>;
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'pipe', cwd: '/' }));
 });
 
@@ -70,12 +73,24 @@ describe('receipts over MCP', () => {
       checked: true,
       upload_ready: true,
       hash_matches: true,
-      signatures: { hmac: 'valid' },
+      signatures: { hmac: 'valid', ed25519: 'valid' },
       coverage: { complete: true, judgedFrom: 'file', media: 'audio', profile: 'podcast_delivery' },
     });
     // An own __proto__ key survives the MCP door and is refused, not silently dropped.
     const withProto = JSON.parse(JSON.stringify(receipt).replace(/^\{/, '{"__proto__":{"verdict":"PASS"},')) as Record<string, unknown>;
     expect(await ok('qc_verify_receipt', { receipt: withProto })).toMatchObject({ valid: false, reason: 'malformed receipt: unknown field "__proto__"' });
     expect(await fails('qc_verify_receipt', { receipt, sha256: 'not-a-hash' })).toMatch(/sha256 must be 64 hexadecimal characters/);
+  });
+
+  it("verifies another issuer's receipt with its key document, and refuses it without", async () => {
+    const otherHome = join(work, 'other');
+    const env = { ...process.env, PREFLIGHT_HOME: otherHome, PREFLIGHT_SIGNING_KEY: '', PREFLIGHT_RECEIPT_KEY: '' };
+    const file = await fx.cleanPodcast();
+    expect((await execa('node', [BIN, 'check', file, '--receipt', join(work, 'other.json')], { env, reject: false })).exitCode).toBe(0);
+    const keys = JSON.parse((await execa('node', [BIN, 'receipt-keys'], { env })).stdout) as Record<string, unknown>;
+    const receipt = JSON.parse(readFileSync(join(work, 'other.json'), 'utf8')) as Record<string, unknown>;
+    expect(await ok('qc_verify_receipt', { receipt, public_keys: keys, file_path: file })).toMatchObject({ valid: true, upload_ready: true, signatures: { ed25519: 'valid', hmac: 'not_checked' } });
+    expect(await ok('qc_verify_receipt', { receipt })).toMatchObject({ valid: false, upload_ready: false, signatures: { ed25519: 'unknown_key' } });
+    expect(await fails('qc_verify_receipt', { receipt, public_keys: { keys: [] } })).toMatch(/^invalid_public_keys: /);
   });
 });

@@ -16,14 +16,15 @@ import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 type MaybePromise<T> = T | Promise<T>;
 
 /** What qc_verify_receipt reports (the REST public verifier answers the same fields). */
-export type ToolVerification = Pick<ReceiptCheck, 'valid' | 'checked' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'verdict' | 'reason' | 'signatures'> & {
+export type ToolVerification = Pick<ReceiptCheck, 'valid' | 'checked' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'verdict' | 'reason' | 'signatures' | 'keyId'> & {
   coverage?: ReceiptCheck['coverage'] | null;
 };
 
-/** What qc_verify_receipt passes on: the file, or its hash. */
+/** What qc_verify_receipt passes on: the file (or its hash) and, for another issuer's receipt, its key document. */
 export interface ReceiptVerifyOptions {
   fileSha256?: string;
   filePath?: string;
+  publicKeys?: unknown;
 }
 
 /**
@@ -263,6 +264,10 @@ export const TOOLS = [
         .meta({ type: 'object', description: 'The receipt JSON object.' }),
       file_path: z.string().optional().describe('A local file to compare with the receipt sha256 (its media also fixes which gates the profile requires).'),
       sha256: z.string().regex(/^\s*[0-9a-fA-F]{64}\s*$/, 'sha256 must be 64 hexadecimal characters').optional().describe('The sha256 of the file to publish, if you computed it.'),
+      public_keys: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("The issuer's key document (JWKS) for a receipt from another issuer: only its keys are then trusted."),
     }),
     output: z.object({
       valid: z.boolean(),
@@ -274,10 +279,11 @@ export const TOOLS = [
       verdict: z.string().nullable(),
       reason: z.string().nullable(),
       signatures: SignatureChecksSchema,
+      key_id: z.string().nullable(),
       coverage: ReceiptCoverageSchema.nullable(),
     }),
     async run(env, args) {
-      const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path });
+      const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path, publicKeys: args.public_keys });
       return {
         valid: r.valid,
         checked: r.checked,
@@ -288,6 +294,7 @@ export const TOOLS = [
         verdict: r.verdict ?? null,
         reason: r.reason,
         signatures: r.signatures,
+        key_id: r.keyId,
         coverage: r.coverage ?? null,
       };
     },

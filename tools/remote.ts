@@ -8,6 +8,7 @@ import type { CreateJobInput } from '../src/schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
 import type { JobStatus, QcJob } from '../src/schemas/job.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
+import { checkReceipt } from '../src/receipts.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
 import type { ReceiptVerifyOptions, ToolBackend, ToolVerification } from './definitions.js';
 import { RemoteApi } from './remote/api.js';
@@ -87,8 +88,14 @@ export class RemoteBackend implements ToolBackend {
     return { content: contentType === 'application/json' ? `${JSON.stringify(JSON.parse(text), null, 2)}\n` : text, contentType };
   }
 
-  /** The server verifies with its own signing key; a local file is hashed here and only its sha256 is sent. */
+  /**
+   * With the issuer's key document the receipt is verified here, offline (only those keys are trusted). Otherwise the
+   * server verifies it with its own keys; a local file is hashed here and only its sha256 is sent.
+   */
   async verifyReceipt(receipt: unknown, opts: ReceiptVerifyOptions = {}): Promise<ToolVerification> {
+    if (opts.publicKeys !== undefined) {
+      return checkReceipt(receipt, { fileSha256: opts.fileSha256, filePath: opts.filePath, publicKeys: opts.publicKeys });
+    }
     const sha256 = opts.fileSha256 ?? (opts.filePath ? await sha256File(opts.filePath) : undefined);
     return (await this.api.json<ToolVerification>('POST', '/v1/public/receipts/verify', { body: { receipt, ...(sha256 === undefined ? {} : { sha256 }) } })).body;
   }

@@ -16,6 +16,7 @@ export const ReceiptCoverageSchema = z
 
 export const SignatureChecksSchema = z.object({
   hmac: z.enum(['valid', 'invalid', 'not_checked']).describe("HMAC-SHA256 `signature` (needs the issuer's secret)."),
+  ed25519: z.enum(['valid', 'invalid', 'unknown_key', 'absent', 'not_checked']).describe("Ed25519 `verify.ed25519` (needs the issuer's public keys)."),
 });
 
 export const ReceiptVerificationSchema = z.object({
@@ -28,5 +29,6 @@ export const ReceiptVerificationSchema = z.object({
   verdict: z.enum(['PASS', 'BLOCK']).optional(),
   reason: z.string().nullable(),
   signatures: SignatureChecksSchema,
+  keyId: z.string().nullable(),
   coverage: ReceiptCoverageSchema.nullable(),
 });

@@ -23,11 +23,15 @@ export interface RunningServer {
   home: string;
 }
 
-/** Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. `args` may use
+ * `{port}` for the chosen port (e.g. `--public-url http://127.0.0.1:{port}`).
+ */
+export async function startServe(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
   const port = await freePort();
   const home = mkdtempSync(join(tmpdir(), 'preflight-serve-'));
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+  const extra = args.map((a) => a.replaceAll('{port}', String(port)));
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...extra], {
     env: { ...process.env, PREFLIGHT_HOME: home, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -54,14 +54,18 @@ export const TOOL_CATALOGUE: readonly ToolInfo[] = [
     name: 'qc_get_receipt',
     title: 'Signed receipt',
     description:
-      'The HMAC-SHA256 signed receipt of a completed job (verdict PASS or BLOCK, sha256 of the file, profile, gates, blocked gates). ' +
-      'Keep it with the published asset; anyone can verify it with qc_verify_receipt. Gate publishing on verdict PASS, never on the summary.',
+      'The signed receipt of a completed job that ran its whole delivery profile (verdict PASS or BLOCK, sha256 of the file, profile, gates, blocked gates), ' +
+      'signed with HMAC-SHA256 and with Ed25519 so anyone can verify it offline with the issuer\'s public keys (preflight verify --public-key). ' +
+      'A narrowed run (checks) is a repair step and has no receipt (receipt_incomplete_check): run the full profile, free for the same file within the month. ' +
+      'Keep the receipt with the published asset; publish only on verdict PASS, never on the summary.',
     readOnly: true,
   },
   {
     name: 'qc_verify_receipt',
     title: 'Verify a receipt',
-    description: 'Check that a receipt is authentic and unaltered, and optionally that a file (file_path or sha256) is the one it describes.',
+    description:
+      'Check that a receipt is authentic and unaltered, that a file (file_path or sha256) is the one it describes, and that it covers its whole profile ' +
+      '(coverage). Publish only when upload_ready is true. For a receipt from another issuer, pass its public key document as public_keys.',
     readOnly: true,
   },
   {
@@ -73,7 +77,7 @@ export const TOOL_CATALOGUE: readonly ToolInfo[] = [
   {
     name: 'qc_get_artifacts',
     title: 'Job artifacts',
-    description: 'The artifacts of a completed job: report JSON, marker CSV, DaVinci Resolve marker EDL and the receipt, each with a URL readable as an MCP resource.',
+    description: 'The artifacts of a completed job: report JSON, marker CSV, DaVinci Resolve marker EDL and, for a run of the whole profile, the receipt, each with a URL readable as an MCP resource.',
     readOnly: true,
   },
   {

@@ -3,13 +3,13 @@ import { VERIFY_CLI } from '../../engine/receipt.js';
 
 export const VERDICT_RULE =
   'BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. WATCH is upload-ready; a receipt carries PASS or BLOCK only. ' +
-  'An asset is not upload-ready while any BLOCK flag remains.';
+  'An asset is not upload-ready while any BLOCK flag remains, nor on a narrowed check (checks): only a run of the whole delivery profile has a receipt.';
 
 // Restated from src/cli.ts (EXIT), which runs the CLI when imported and so cannot be imported here.
 export const CLI_EXIT_CODES = {
   '0': 'PASS, or WATCH unless --fail-on watch',
   '1': 'BLOCK (or WATCH with --fail-on watch)',
-  '2': 'error: bad input or unreadable media; the message says what is wrong',
+  '2': 'error: bad input or unreadable media, or --receipt asked of a narrowed check (run the full profile to get a receipt); the message says what is wrong',
 } as const;
 
 export interface RepairLoopStep {
@@ -29,7 +29,7 @@ export function placeholderArguments(names: readonly string[]): Record<string, s
   return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
 }
 
-/** The loop for one profile; `extraArguments` (sidecars, checks) go into both runs. */
+/** The loop for one profile; `extraArguments` (sidecars, checks) go into every run; step 4 narrows the checks. */
 export function repairLoop(profile: string, extraArguments: Record<string, string> = {}): RepairLoopStep[] {
   const runArguments = { file_path: FILE, profile, ...extraArguments };
   return [
@@ -56,14 +56,24 @@ export function repairLoop(profile: string, extraArguments: Record<string, strin
     {
       step: 4,
       tool: 'qc_run_local_file',
-      arguments: runArguments,
-      do: 'Re-run the check on the repaired file (repair.verify says which checks and what to expect). Repeat from step 2 while any BLOCK flag remains.',
+      arguments: { ...runArguments, checks: '<the checks repair.verify names>' },
+      do:
+        'Optionally confirm a repair quickly: re-run with only the checks repair.verify names and expect what it says. ' +
+        'This is a repair step: it has no receipt and never makes the asset upload-ready.',
     },
     {
       step: 5,
+      tool: 'qc_run_local_file',
+      arguments: runArguments,
+      do:
+        "Re-run the full profile on the final file, with step 1's arguments and no narrowed checks; a re-check of a file already checked this month " +
+        '(as step 4 did) is free. Repeat from step 2 while any BLOCK flag remains.',
+    },
+    {
+      step: 6,
       tool: 'qc_get_receipt',
       arguments: { job_id: JOB },
-      do: 'Fetch the signed receipt of the final run and keep it with the asset. Publish only on receipt verdict PASS.',
+      do: 'Fetch the signed receipt of that full run and keep it with the asset. Publish only on receipt verdict PASS; a narrowed run has no receipt.',
     },
   ];
 }

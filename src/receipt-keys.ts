@@ -122,6 +122,39 @@ function envKey(env: Record<string, string | undefined>): KeyObject | null {
   return text ? parsePrivateKey(text, RECEIPT_KEY_ENV) : null;
 }
 
+const LOCK_WAIT_MS = 2000;
+const LOCK_POLL_MS = 20;
+
+function takeLock(lock: string): boolean {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/**
+ * Changes to an existing keyring are serialised by a lock file beside it. A change waits a moment for another one
+ * (key changes take milliseconds), then fails with what to do rather than risk losing a key.
+ */
+function withKeyringLock<T>(path: string, work: () => T): T {
+  const lock = `${path}.lock`;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; !takeLock(lock); waited += LOCK_POLL_MS) {
+    if (waited >= LOCK_WAIT_MS) {
+      throw new ServiceError('receipt_keys_busy', `Another process is changing the receipt keys (${lock}); wait for it, or delete that file if none is running.`, { path: lock });
+    }
+    Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 const activeEntry = (keyring: Keyring | null) => keyring?.keys.find((k) => k.retiredAt === null && k.privateKey) ?? null;
 
 /**
@@ -139,7 +172,11 @@ export function loadReceiptSigningKey(options: KeyOptions = {}): LoadedReceiptKe
       ensureDir(preflightHome(env, options.home));
       writeAtomically(path, keyringText({ format: KEYRING_FORMAT, keys: [newEntry()] }), false);
     } else {
-      writeAtomically(path, keyringText({ ...keyring, keys: [...keyring.keys, newEntry()] }), true);
+      // Retired keys only (the data dir signed with PREFLIGHT_RECEIPT_KEY before): add one, under the lock, once.
+      withKeyringLock(path, () => {
+        const current = readKeyring(path) ?? keyring!;
+        if (!activeEntry(current)) writeAtomically(path, keyringText({ ...current, keys: [...current.keys, newEntry()] }), true);
+      });
     }
     keyring = readKeyring(path);
   }
@@ -174,22 +211,6 @@ export interface RotationResult {
   next: string | null;
 }
 
-function withRotationLock<T>(path: string, work: () => T): T {
-  const lock = `${path}.lock`;
-  try {
-    writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new ServiceError('receipt_keys_busy', `Another rotation holds ${lock}; wait for it, or delete the file if no rotation is running.`, { path: lock });
-    }
-    throw err;
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
 
 /**
  * Retires the signing key and keeps its public key published, so receipts it signed keep verifying. A file keyring
@@ -201,7 +222,7 @@ export function rotateReceiptKey(options: KeyOptions = {}): RotationResult {
   const path = keyringPath(options);
   const current = loadReceiptSigningKey(options);
   ensureDir(preflightHome(env, options.home));
-  return withRotationLock(path, () => {
+  return withKeyringLock(path, () => {
     const keyring = readKeyring(path) ?? { format: KEYRING_FORMAT, keys: [] };
     const now = new Date().toISOString();
     const retire = (k: KeyringEntry): KeyringEntry => (k.kid === current.kid ? { kid: k.kid, createdAt: k.createdAt, retiredAt: now, publicJwk: k.publicJwk } : k);

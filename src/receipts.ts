@@ -99,7 +99,7 @@ async function fetchIssuerKeys(url: string, env: NodeJS.ProcessEnv, signal?: Abo
     ({ text } = await fetchText(url, policy, { signal }));
   } catch (err) {
     const why = err instanceof ServiceError ? err.message : (err as Error).message;
-    throw new ServiceError('issuer_keys_unavailable', `Could not fetch the issuer's public keys from ${url}: ${why} Pass the key document instead (--public-key keys.json).`, { url }, 502);
+    throw new ServiceError('issuer_keys_unavailable', `Could not fetch the issuer's public keys from ${url}: ${why} Pass the issuer's key document instead (CLI --public-key keys.json).`, { url }, 502);
   }
   try {
     return parseKeyDocument(JSON.parse(text)).keys;
@@ -133,7 +133,9 @@ async function chooseKeys(receipt: unknown, options: VerifyOptions): Promise<{ k
   const kid = proofKid(receipt);
   // A receipt without an Ed25519 signature predates it: only the HMAC secret can check it.
   if (kid === null) return { keys: { hmac }, source: hmac ? 'local' : 'none', keysUrl: null };
-  if (local?.some((k) => k.kid === kid) || options.issuerSide) return { keys: { hmac, publicKeys: local ?? [] }, source: 'local', keysUrl: null };
+  // The issuer's own verifier checks both of its signatures; elsewhere the Ed25519 one is the one meant for others.
+  if (options.issuerSide) return { keys: { hmac, publicKeys: local ?? [] }, source: 'local', keysUrl: null };
+  if (local?.some((k) => k.kid === kid)) return { keys: { publicKeys: local }, source: 'local', keysUrl: null };
   return { keys: {}, source: 'none', keysUrl };
 }
 

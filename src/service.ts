@@ -344,10 +344,10 @@ export class PreflightService {
   }
 
   /**
-   * Verifies a receipt as its issuer would: this data dir's HMAC secret and public keys for its own receipts, the
-   * key document the caller gives, or (`fetchIssuerKeys`, local doors only) the published keys of a URL issuer.
+   * Verifies a receipt as its issuer would, with this data dir's HMAC secret and public keys (read, never created),
+   * or with the key document the caller gives for another issuer's receipt. It never fetches anything.
    */
-  verifyReceipt(receipt: unknown, opts: { fileSha256?: unknown; filePath?: string; publicKeys?: unknown; fetchIssuerKeys?: boolean } = {}): Promise<ReceiptCheck> {
+  verifyReceipt(receipt: unknown, opts: { fileSha256?: unknown; filePath?: string; publicKeys?: unknown } = {}): Promise<ReceiptCheck> {
     return checkReceipt(receipt, { ...opts, home: this.opts.home, env: this.opts.env, ownIssuer: this.issuer, issuerSide: true });
   }
 

@@ -137,6 +137,23 @@ describe('rotation', () => {
     expect(document.keys.map((k) => k.kid)).toEqual([publicJwkOf(second).kid, publicJwkOf(first).kid]);
     expect(await checkReceipt(old, { publicKeys: document })).toMatchObject({ valid: true });
   });
+  it('makes a file key when the variable is unset after an environment key was retired, keeping the old one published', () => {
+    const home = temporaryHome();
+    const first = generateKeyPairSync('ed25519').privateKey;
+    rotateReceiptKey({ home, env: { PREFLIGHT_RECEIPT_KEY: first.export({ format: 'pem', type: 'pkcs8' }) as string } });
+    const fileKey = loadReceiptSigningKey({ home, env: {} });
+    expect(fileKey).toMatchObject({ source: 'file' });
+    expect(readPublishedKeys({ home, env: {} })?.map((k) => k.kid)).toEqual([fileKey.kid, publicJwkOf(first).kid]);
+  });
+
+  it('refuses to change the keys while another change holds the lock, saying what to do', () => {
+    const home = temporaryHome();
+    loadReceiptSigningKey({ home, env: {} });
+    writeFileSync(join(home, 'receipt-keys.json.lock'), '12345');
+    expect(() => rotateReceiptKey({ home, env: {} })).toThrow(/Another process is changing the receipt keys .*delete that file if none is running/);
+    rmSync(join(home, 'receipt-keys.json.lock'));
+    expect(rotateReceiptKey({ home, env: {} }).active).toEqual(expect.any(String));
+  });
 });
 
 describe('verifying never creates or changes a key', () => {
@@ -151,12 +168,17 @@ describe('verifying never creates or changes a key', () => {
     expect(readPublishedKeys({ home: elsewhere, env: {} })).toBeNull();
   });
 
-  it("checks its own receipts with its own keys, both signatures, in the issuer's data dir", async () => {
+  it("checks its own receipts with its own keys in the issuer's data dir: both signatures on the issuer's verifier", async () => {
     const home = temporaryHome();
     const receipt = buildReceipt(input, { hmac: 'hmac-secret', ed25519: loadReceiptSigningKey({ home, env: {} }) });
     const before = readFileSync(join(home, 'receipt-keys.json'), 'utf8');
-    const result = await checkReceipt(receipt, { home, env: { PREFLIGHT_SIGNING_KEY: 'hmac-secret' } });
+    const env = { PREFLIGHT_SIGNING_KEY: 'hmac-secret' };
+    expect(await checkReceipt(receipt, { home, env })).toMatchObject({ valid: true, keySource: 'local', signatures: { hmac: 'not_checked', ed25519: 'valid' } });
+    const result = await checkReceipt(receipt, { home, env, issuerSide: true });
     expect(result).toMatchObject({ valid: true, keySource: 'local', signatures: { hmac: 'valid', ed25519: 'valid' } });
+    // A changed HMAC secret fails the issuer's verifier, not the public-key check meant for everyone else.
+    expect(await checkReceipt(receipt, { home, env: { PREFLIGHT_SIGNING_KEY: 'another-secret' }, issuerSide: true })).toMatchObject({ valid: false, signatures: { hmac: 'invalid' } });
+    expect(await checkReceipt(receipt, { home, env: { PREFLIGHT_SIGNING_KEY: 'another-secret' } })).toMatchObject({ valid: true });
     expect(readFileSync(join(home, 'receipt-keys.json'), 'utf8')).toBe(before);
     expect(existsSync(join(home, 'signing-key'))).toBe(false);
   });

@@ -1,6 +1,7 @@
 // One check: probe → analyse (one decode) → gates (pure) → verdict → report.
 import { createRequire } from 'node:module';
 import { analyse } from './analyse.js';
+import { checkCoverage, isDeliveryProfile, mediaShapeOf, requiredGates, sidecarsGiven, type MediaShape, type SidecarName } from './delivery-requirements.js';
 import { EngineError } from './errors.js';
 import { engineCapabilities } from './ffmpeg/capabilities.js';
 import { NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
@@ -55,9 +56,15 @@ function packageVersion(): string {
 
 export const ENGINE_VERSION = packageVersion();
 
-/** The gates a check runs: explicit checks override the profile's defaults. */
-export function selectGates(resolved: ResolvedProfile, checks: string[] | null): GateDefinition[] {
-  const ids = checks ?? resolved.profile.gates;
+/**
+ * The gates a check runs: explicit checks replace the defaults (a repair step); otherwise the pipeline profile's
+ * gates plus any gate the delivery profile requires of this media and these sidecars that the pipeline lacks
+ * (e.g. `shorts_format` when a landscape video is checked against `video_site_shorts`).
+ */
+export function selectGates(resolved: ResolvedProfile, checks: string[] | null, media: MediaShape | null = null, sidecars: readonly SidecarName[] = []): GateDefinition[] {
+  const delivery = resolved.deliveryProfile.id;
+  const required = media && isDeliveryProfile(delivery) ? requiredGates(delivery, media, sidecars) : [];
+  const ids = checks ?? [...new Set([...resolved.profile.gates, ...required])];
   return ids.map((id) => gateById(id)).filter((g): g is GateDefinition => Boolean(g));
 }
 
@@ -149,7 +156,9 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   const [media, capabilities] = await Promise.all([path === null ? sidecarOnlyMedia(opts.sidecars!) : probe(path, opts.signal), engineCapabilities()]);
   await opts.afterProbe?.(media);
   const resolved = resolveProfile(opts.profile, media);
-  const gates = selectGates(resolved, checks);
+  const shape = path === null ? null : mediaShapeOf(media);
+  const sidecars = sidecarsGiven(opts.sidecars);
+  const gates = selectGates(resolved, checks, shape, sidecars);
   const tProbe = performance.now();
 
   progress(5, 'analyse');
@@ -189,6 +198,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
       gatesErrored: countStatuses(results, 'error'),
     },
     gates: gateSummaries(results),
+    coverage: checkCoverage({ deliveryProfile: resolved.deliveryProfile.id, media: shape, sidecars, narrowed: checks !== null, results }),
     flags,
     warnings,
     usage: opts.usage ? opts.usage(media) : null,

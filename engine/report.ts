@@ -1,6 +1,7 @@
 // The report (preflight-report/1): verdict, gates with measurements, timestamped flags. Deterministic: the same
 // media and options give byte-identical `gates` and `flags`; ids follow the sorted flag order, times live elsewhere.
 import { basename } from 'node:path';
+import { checkCoverage, incompleteCheckReason, mediaShapeOf, type CheckCoverage } from './delivery-requirements.js';
 import { formatTimecode, formatTimestamp, frameIndex } from './timecode.js';
 import type { Flag, GateResult, GateStatus, MediaInfo, Verdict } from './types.js';
 
@@ -19,6 +20,8 @@ export interface Report {
   engine: { name: 'preflight'; version: string; profilesVersion: string; ffmpeg: { version: string; source: string } };
   summary: { block: number; watch: number; gatesRun: number; gatesSkipped: number; gatesErrored: number };
   gates: GateSummary[];
+  /** Whether the check covered everything its delivery profile requires: only a complete check gets a receipt. */
+  coverage: CheckCoverage;
   flags: Flag[];
   warnings: string[];
   usage: Record<string, unknown> | null;
@@ -27,15 +30,33 @@ export interface Report {
   createdAt: string;
 }
 
-/** An asset is upload-ready unless a BLOCK flag remains (WATCH is upload-ready, receipted as PASS). */
-export const isUploadReady = (verdict: Verdict): boolean => verdict !== 'BLOCK';
-
-/** The one sentence every surface (CLI, visual report, agent tools) says about a verdict. */
+/** The one sentence every surface (CLI, visual report, agent tools) says about the verdict of a complete check. */
 export const UPLOAD_READINESS: Record<Verdict, string> = {
   PASS: 'Upload-ready. No gate raised a flag.',
   WATCH: 'Upload-ready with WATCH flags: review them before publishing.',
   BLOCK: 'Not upload-ready: fix every BLOCK flag and re-run the check.',
 };
+
+/**
+ * The coverage of a report; reports written before coverage was recorded get it from their gates (their sidecars
+ * are unknown, so only the media gates are judged).
+ */
+export function coverageOf(report: Pick<Report, 'deliveryProfile' | 'media' | 'gates'> & { coverage?: CheckCoverage }): CheckCoverage {
+  if (report.coverage) return report.coverage;
+  const media = report.media.sha256 ? mediaShapeOf(report.media) : null;
+  return checkCoverage({ deliveryProfile: report.deliveryProfile, media, sidecars: [], narrowed: false, results: report.gates });
+}
+
+/**
+ * Upload-ready: the whole delivery profile was checked and no BLOCK flag remains (WATCH is upload-ready, receipted
+ * as PASS). A narrowed check is a repair step: it never calls the asset upload-ready.
+ */
+export function uploadReadiness(report: Pick<Report, 'verdict' | 'deliveryProfile' | 'media' | 'gates'> & { coverage?: CheckCoverage }): { ready: boolean; sentence: string } {
+  if (report.verdict === 'BLOCK') return { ready: false, sentence: UPLOAD_READINESS.BLOCK };
+  const gap = incompleteCheckReason(coverageOf(report));
+  if (gap) return { ready: false, sentence: `Not upload-ready yet: ${report.verdict} on the gates that ran, but ${gap}.` };
+  return { ready: true, sentence: UPLOAD_READINESS[report.verdict] };
+}
 
 export function verdictOf(flags: { severity: string }[]): Verdict {
   if (flags.some((f) => f.severity === 'BLOCK')) return 'BLOCK';

@@ -17,7 +17,7 @@ export function startHttpDoor(deps: HttpDeps, opts: { port: number; host?: strin
       server = serve({ fetch: app.fetch, port: opts.port, hostname: host }, (info: AddressInfo) => {
         const shownHost = host.includes(':') ? `[${host}]` : host;
         const url = opts.publicUrl ?? `http://${shownHost}:${info.port}`;
-        deps.service.attachHttp(url, { restUrls: opts.restUrls });
+        deps.service.attachHttp(url, { restUrls: opts.restUrls, issuer: opts.publicUrl });
         resolve({
           url,
           close: () =>

@@ -1,4 +1,5 @@
-// bin `preflight`: check a file on disk, verify a receipt. Exit codes: 0 PASS (and WATCH unless --fail-on watch), 1 BLOCK, 2 error.
+// bin `preflight`: check a file on disk, verify a receipt, print the receipt keys. Exit codes: 0 PASS (and WATCH unless
+// --fail-on watch), 1 BLOCK, 2 error (also: --receipt asked of a check that did not run its whole profile).
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
@@ -11,14 +12,16 @@ import { editorExportOptions } from '../engine/exports/editor-options.js';
 import { fcpxmlMarkers } from '../engine/exports/fcpxml.js';
 import { markersCsv } from '../engine/exports/markers-csv.js';
 import { premiereXml } from '../engine/exports/premiere-xml.js';
-import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt } from '../engine/receipt.js';
+import { MEDIA_SHAPE_LABELS } from '../engine/delivery-requirements.js';
+import type { Receipt } from '../engine/receipt.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
 import { ServiceError } from './errors.js';
 import { loadSidecars } from './sidecars/index.js';
-import { loadSigningKey } from './signing-key.js';
+import { receiptKeyDocument, rotateReceiptKey } from './receipt-keys.js';
+import { checkReceipt, issueReceipt, type ReceiptCheck } from './receipts.js';
 
 export const EXIT = { ok: 0, block: 1, error: 2 } as const;
 
@@ -87,49 +90,101 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
   if (flags.fcpxml) writeOutput(flags.fcpxml, fcpxmlMarkers(report.flags, editor), 'FCPXML');
   if (flags.avid) writeOutput(flags.avid, avidMarkers(report.flags, editor), 'Avid markers');
   if (flags.premiereXml) writeOutput(flags.premiereXml, premiereXml(report.flags, editor), 'Premiere XML');
-  let receipt = null;
+  let receipt: Receipt | null = null;
+  let withheld: string | null = null;
   if (flags.receipt) {
-    const { key } = loadSigningKey({ env: config.env, home: config.home });
-    receipt = buildReceipt(receiptInputFromReport(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`), key);
-    writeOutput(flags.receipt, `${JSON.stringify(receipt, null, 2)}\n`, 'receipt');
+    try {
+      receipt = issueReceipt(report, `local_${randomUUID().replaceAll('-', '').slice(0, 20)}`, { home: config.home, env: config.env });
+      writeOutput(flags.receipt, `${JSON.stringify(receipt, null, 2)}\n`, 'receipt');
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.code === 'receipt_incomplete_check')) throw err;
+      withheld = err.message;
+    }
   }
   if (flags.html) writeOutput(flags.html, renderReportHtml({ report, signals: result.signals, receipt }), 'HTML report');
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(`${renderSummary(report)}\n`);
+  // The report stands; the receipt that was asked for does not exist, and a script must not carry on as if it did.
+  if (withheld) {
+    process.stderr.write(`preflight: ${withheld} (nothing was written to ${flags.receipt})\n`);
+    return EXIT.error;
+  }
   if (report.verdict === 'BLOCK') return EXIT.block;
   if (report.verdict === 'WATCH' && flags.failOn === 'watch') return EXIT.block;
   return EXIT.ok;
 }
 
-async function verifyCommand(receiptPath: string, flags: { file?: string; json?: boolean }): Promise<number> {
-  const config = loadConfig();
-  let receipt: unknown;
+interface VerifyFlags {
+  file?: string;
+  publicKey?: string;
+  json?: boolean;
+}
+
+function readJsonFile(path: string, what: string): unknown {
   try {
-    receipt = JSON.parse(readFileSync(receiptPath, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `no receipt file at ${receiptPath}` : `${receiptPath} is not a JSON receipt (${(err as Error).message})`);
+    throw new CliError(code === 'ENOENT' ? `no ${what} file at ${path}` : `${path} is not a JSON ${what} (${code ?? (err as Error).message})`);
   }
-  let fileSha256: string | undefined;
-  if (flags.file) {
-    try {
-      fileSha256 = await sha256File(flags.file);
-    } catch (err) {
-      throw new CliError(`could not read ${flags.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+}
+
+function signatureLine(r: ReceiptCheck, keyFile: string | undefined): string {
+  const used: string[] = [];
+  if (r.signatures.ed25519 === 'valid') {
+    const origin = r.keySource === 'given' ? keyFile : r.keySource === 'issuer' ? r.keysUrl : "this data dir's keys";
+    used.push(`Ed25519 key ${r.keyId} from ${origin}`);
   }
-  const { key } = loadSigningKey({ env: config.env, home: config.home });
-  const result = verifyReceipt(receipt, key, { fileSha256 });
-  const ok = result.valid && result.hashMatches !== false;
-  if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else {
-    process.stdout.write(
-      ok
-        ? `valid: signature authentic${result.hashMatches === true ? ', file hash matches' : ''}; verdict ${result.verdict}\n`
-        : `INVALID: ${result.reason ?? (result.hashMatches === false ? 'the file does not match the receipt sha256' : 'verification failed')}\n`,
+  if (r.signatures.hmac === 'valid') used.push("HMAC with this data dir's secret");
+  return `signature authentic (${used.join('; ')})`;
+}
+
+function coverageLine(r: ReceiptCheck): string {
+  const c = r.coverage;
+  if (!c) return '';
+  const media = c.media ? ` for ${MEDIA_SHAPE_LABELS[c.media]}${c.judgedFrom === 'gates' ? ' (judged from its gates)' : ''}` : '';
+  return c.complete ? `coverage: complete: every gate ${c.profile} requires${media} ran (${c.required.length})` : `coverage: INCOMPLETE${media}: ${c.reason}`;
+}
+
+function verifyReport(r: ReceiptCheck, flags: VerifyFlags): string {
+  if (!r.checked) {
+    const hint = r.keySource === 'none' && r.keyId ? ` Pass the issuer's key document with --public-key keys.json${r.keysUrl ? ` (published at ${r.keysUrl})` : ''}.` : '';
+    return `cannot verify: ${r.reason}.${hint}`;
+  }
+  if (!r.authentic || !r.valid) return `INVALID: ${r.reason}`;
+  const lines = [
+    `valid: ${signatureLine(r, flags.publicKey)}${r.hashMatches === true ? ', file hash matches' : ''}; verdict ${r.verdict}`,
+    `issuer: ${r.signed?.issuer}`,
+    coverageLine(r),
+  ];
+  if (r.uploadReady) lines.push(r.hashMatches ? 'publish: yes' : 'publish: yes, if sha256 is the hash of the file you publish (give it with --file)');
+  else lines.push(`publish: no (${r.verdict === 'BLOCK' ? `blocked by ${r.signed?.blocked.join(', ')}` : 'the receipt does not cover its whole profile: run the full profile to get a receipt'})`);
+  return lines.join('\n');
+}
+
+/** Exit 0: valid and covering its profile; 1: invalid or incomplete; 2: it could not be checked (the output says what is needed). */
+async function verifyCommand(receiptPath: string, flags: VerifyFlags): Promise<number> {
+  const config = loadConfig();
+  const receipt = readJsonFile(receiptPath, 'receipt');
+  const publicKeys = flags.publicKey === undefined ? undefined : readJsonFile(flags.publicKey, 'key document');
+  const result = await checkReceipt(receipt, { home: config.home, env: config.env, filePath: flags.file, publicKeys, fetchIssuerKeys: true });
+  process.stdout.write(`${flags.json ? JSON.stringify(result, null, 2) : verifyReport(result, flags)}\n`);
+  if (!result.checked) return EXIT.error;
+  return result.valid && result.coverage?.complete ? EXIT.ok : EXIT.block;
+}
+
+function receiptKeysCommand(flags: { rotate?: boolean }): number {
+  const config = loadConfig();
+  const options = { home: config.home, env: config.env };
+  if (flags.rotate) {
+    const rotation = rotateReceiptKey(options);
+    process.stderr.write(
+      `preflight: retired receipt key ${rotation.retired} (its public key stays published)${rotation.active ? `; receipts are now signed with ${rotation.active}` : ''}.\n` +
+        (rotation.next ? `preflight: ${rotation.next}\n` : ''),
     );
   }
-  return ok ? EXIT.ok : EXIT.block;
+  process.stdout.write(`${JSON.stringify(receiptKeyDocument(options), null, 2)}\n`);
+  return EXIT.ok;
 }
 
 function program(): Command {
@@ -148,7 +203,7 @@ function program(): Command {
     .option('--expected-script <path>', 'expected script: .txt or .json')
     .option('--sidecar-dir <dir>', 'directory of per-chunk JSON reports (and well-known sidecar files)')
     .option('--profile <profile>', 'auto (default), a request/pipeline profile or a delivery profile')
-    .option('--checks <gates>', 'comma-separated gate names; overrides the profile defaults')
+    .option('--checks <gates>', 'comma-separated gate names instead of the profile defaults: a repair step, no receipt')
     .option('--json', 'print the full report as JSON on stdout')
     .option('--markers <out.csv>', 'write the flags as a marker CSV')
     .option('--edl <out.edl>', 'write the flags as a DaVinci Resolve marker EDL')
@@ -156,19 +211,30 @@ function program(): Command {
     .option('--fcpxml <out.fcpxml>', 'write the flags as Final Cut Pro (FCPXML 1.9) to-do markers')
     .option('--avid <out.txt>', 'write the flags as Avid Media Composer markers')
     .option('--premiere-xml <out.xml>', 'write the flags as Premiere Pro markers (FCP7 XML)')
-    .option('--receipt <out.json>', 'write a signed receipt')
+    .option('--receipt <out.json>', 'write a signed receipt (a full check only: with --checks it exits 2 and writes none)')
     .addOption(new Option('--fail-on <level>', 'exit 1 on this verdict or worse').choices(['watch', 'block']).default('block'))
     .action(async (file: string | undefined, flags: CheckFlags) => {
       process.exitCode = await checkCommand(file, flags);
     });
   cmd
     .command('verify')
-    .description('Verify a receipt signature and, with --file, that the media matches it. Exit 0 valid, 1 invalid, 2 error.')
+    .description(
+      'Verify a receipt: its signature (Ed25519 with the issuer\'s public keys, or HMAC with this data dir\'s secret), that --file is the file it ' +
+        'describes, and that it covers its whole profile. Never creates or changes a key. Exit 0 valid, 1 invalid or incomplete, 2 cannot check.',
+    )
     .argument('<receipt>', 'receipt JSON file')
     .option('--file <media>', 'the media file the receipt should describe')
+    .option('--public-key <keys.json>', "the issuer's key document (JWKS, from `preflight receipt-keys` or <issuer>/.well-known/preflight-receipt-keys.json)")
     .option('--json', 'print the verification result as JSON')
-    .action(async (receipt: string, flags: { file?: string; json?: boolean }) => {
+    .action(async (receipt: string, flags: VerifyFlags) => {
       process.exitCode = await verifyCommand(receipt, flags);
+    });
+  cmd
+    .command('receipt-keys')
+    .description('Print the public keys receipts are signed with (JWKS, current and retired); creates the signing key on first use.')
+    .option('--rotate', 'retire the signing key (its public key stays published, so its receipts keep verifying) and sign with a new one')
+    .action((flags: { rotate?: boolean }) => {
+      process.exitCode = receiptKeysCommand(flags);
     });
   cmd
     .command('serve')

@@ -1,8 +1,10 @@
 // The service: every capability is one operation `op(principal, input, ctx)`; the MCP and REST doors only translate.
 import { EngineError } from '../engine/errors.js';
 import { runCheck } from '../engine/check.js';
-import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
-import type { Report } from '../engine/report.js';
+import { incompleteCheckReason as incompleteReason } from '../engine/delivery-requirements.js';
+import { DEFAULT_ISSUER, type Receipt } from '../engine/receipt.js';
+import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
+import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import { planById, withCustomEconomics } from './billing/plans.js';
@@ -17,6 +19,8 @@ import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo, Signals } from '../engine/types.js';
+import { receiptKeyDocument } from './receipt-keys.js';
+import { checkReceipt, issueReceipt, RUN_FULL_PROFILE, type ReceiptCheck } from './receipts.js';
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
@@ -157,6 +161,8 @@ export class PreflightService {
   private publicBaseUrl: string | null = null;
   /** Set by `preflight serve`: finished jobs are announced to webhooks and callback URLs. */
   private webhooks: JobEventSink | null = null;
+  /** Who receipts say signed them: the server's public URL (where its keys are published), else `preflight`. */
+  private issuer = DEFAULT_ISSUER;
 
   private constructor(
     private readonly store: Store,
@@ -214,10 +220,14 @@ export class PreflightService {
       .catch((err: Error) => process.stderr.write(`preflight: could not queue the job event for ${record.jobId}: ${err.message}\n`));
   }
 
-  /** Called by an HTTP door serving this service, with the base URL clients reach it at. */
-  attachHttp(baseUrl: string | null, opts: { restUrls?: boolean } = {}): void {
+  /**
+   * Called by an HTTP door serving this service, with the base URL clients reach it at. `issuer` is the public URL
+   * the operator gave (`--public-url`): receipts then name it, and verifiers find its keys there.
+   */
+  attachHttp(baseUrl: string | null, opts: { restUrls?: boolean; issuer?: string } = {}): void {
     this.publicBaseUrl = baseUrl ? baseUrl.replace(/\/+$/, '') : null;
     if (opts.restUrls && this.publicBaseUrl) this.opts.urls = restUrls(this.publicBaseUrl);
+    this.issuer = baseUrl && opts.issuer ? opts.issuer.replace(/\/+$/, '') : DEFAULT_ISSUER;
   }
 
   // ------------------------------------------------------------------ start-up
@@ -286,9 +296,24 @@ export class PreflightService {
     return JSON.parse(this.store.readJobFile(jobId, 'report.json') ?? 'null') as Report;
   }
 
+  /**
+   * The receipt of a completed job. A job whose check did not run its whole delivery profile (a narrowed repair
+   * check, an errored gate) has none: 409 receipt_incomplete_check. Receipts stored before that rule are held to it too.
+   */
   getReceipt(principal: Principal, jobId: string): Receipt {
     this.completed(principal, jobId, 'receipt');
-    return JSON.parse(this.store.readJobFile(jobId, 'receipt.json') ?? 'null') as Receipt;
+    const report = JSON.parse(this.store.readJobFile(jobId, 'report.json') ?? 'null') as Report | null;
+    const stored = this.store.readJobFile(jobId, 'receipt.json');
+    const receipt = stored === null ? null : (JSON.parse(stored) as Receipt);
+    const coverage = report ? coverageOf(report) : null;
+    if (receipt && coverage?.complete) return receipt;
+    const why = (coverage && incompleteReason(coverage)) ?? RUN_FULL_PROFILE;
+    throw new ServiceError(
+      'receipt_incomplete_check',
+      `Job ${jobId} has no receipt: ${why}. Re-running the full profile on the same file is free within the month.`,
+      { jobId, coverage },
+      409,
+    );
   }
 
   getMarkerCsv(principal: Principal, jobId: string): string {
@@ -320,10 +345,17 @@ export class PreflightService {
     return { content, contentType: artifact.contentType };
   }
 
-  async verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string } = {}) {
-    const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
-    const fileSha256 = opts.fileSha256 ?? (opts.filePath ? await sha256File(opts.filePath) : undefined);
-    return verifyReceipt(receipt, key, { fileSha256 });
+  /**
+   * Verifies a receipt as its issuer would, with this data dir's HMAC secret and public keys (read, never created),
+   * or with the key document the caller gives for another issuer's receipt. It never fetches anything.
+   */
+  verifyReceipt(receipt: unknown, opts: { fileSha256?: unknown; filePath?: string; publicKeys?: unknown } = {}): Promise<ReceiptCheck> {
+    return checkReceipt(receipt, { ...opts, home: this.opts.home, env: this.opts.env, ownIssuer: this.issuer, issuerSide: true });
+  }
+
+  /** The receipt public keys this issuer publishes (JWKS); creates the signing key on first use. */
+  receiptKeys(): ReceiptKeyDocument {
+    return receiptKeyDocument({ home: this.opts.home, env: this.opts.env });
   }
 
   /** Job counts and the last completion, for readiness and launch documents. */
@@ -772,8 +804,7 @@ export class PreflightService {
       usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
       costEstimate: estimate.cost_estimate,
     };
-    const { key } = loadSigningKey({ env: this.opts.env, home: this.opts.home });
-    const receipt = buildReceipt(receiptInputFromReport(report, record.jobId), key);
+    const receipt = this.receiptFor(report, record.jobId);
     const files = jobArtifactFiles(fullReport, info, signals, receipt);
     const artifacts = files.map(({ type, file, contentType, content }) => ({
       artifact_type: type,
@@ -783,7 +814,7 @@ export class PreflightService {
       createdAt: now(),
     }));
     this.event(record.jobId, { event_type: 'artifacts.written', detail: artifacts.map((a) => a.file).join(', ') });
-    this.event(record.jobId, { event_type: 'receipt.signed', detail: receipt.verdict });
+    this.event(record.jobId, receipt ? { event_type: 'receipt.signed', detail: receipt.verdict } : { event_type: 'receipt.withheld', detail: incompleteReason(report.coverage) ?? RUN_FULL_PROFILE });
     const entry: UsageEntry = {
       entryId: newId('use'),
       workspaceId: record.workspaceId,
@@ -812,12 +843,23 @@ export class PreflightService {
       record.mediaIngress = record.mediaIngress ? { ...record.mediaIngress, sha256: report.media.sha256 } : null;
       record.artifacts = artifacts;
       record.summary = { block: report.summary.block, watch: report.summary.watch };
+      record.coverage = report.coverage;
       record.request = null;
       record.sourceRedacted = true;
     });
     this.event(record.jobId, { event_type: 'usage.metered', detail: `${metered.minutesMetered} min${metered.freeRecheck ? ' (free re-check)' : ''}` });
     this.event(record.jobId, { event_type: 'job.completed', detail: report.verdict });
     this.announce(record);
+  }
+
+  /** The receipt of a complete check; null for a narrowed or errored one (a repair step has no receipt). */
+  private receiptFor(report: Report, jobId: string): Receipt | null {
+    try {
+      return issueReceipt(report, jobId, { home: this.opts.home, env: this.opts.env, issuer: this.issuer });
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'receipt_incomplete_check') return null;
+      throw err;
+    }
   }
 
   /** `serverPaths` (the media's place on this machine) are replaced in the reason: they are never exposed. */

@@ -51,6 +51,25 @@ function ensureDataDir(dir: string): void {
 }
 
 /**
+ * The signing key if this data dir has one (or PREFLIGHT_SIGNING_KEY is set), else null. Never creates or changes a
+ * key: verifiers use this, so checking a receipt somewhere else leaves no key behind.
+ */
+export function readSigningKey(options: LoadSigningKeyOptions = {}): LoadedSigningKey | null {
+  const env = options.env ?? process.env;
+  const fromEnv = env[SIGNING_KEY_ENV];
+  if (fromEnv) return withHiddenKey(Buffer.from(fromEnv, 'utf8'), 'env');
+  const path = join(preflightHome(env, options.home), SIGNING_KEY_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return text.length === 0 ? null : withHiddenKey(Buffer.from(text, 'utf8'), 'file', path);
+}
+
+/**
  * The receipt signing key: PREFLIGHT_SIGNING_KEY (its UTF-8 bytes) when set and not empty; otherwise the hex text in
  * `<home>/signing-key`, created on first use from 32 random bytes (file 0600, directory 0700).
  */

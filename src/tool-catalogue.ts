@@ -67,15 +67,19 @@ export const TOOL_CATALOGUE: readonly ToolInfo[] = [
     name: 'qc_get_receipt',
     title: 'Signed receipt',
     description:
-      'The HMAC-SHA256 signed receipt of a completed job (verdict PASS or BLOCK, sha256 of the file, profile, gates, blocked gates). ' +
-      'Keep it with the published asset; qc_verify_receipt checks it later against the signing key of the installation that issued it. Gate publishing on verdict PASS, never on the summary.',
+      'The signed receipt of a completed job that ran its whole delivery profile (verdict PASS or BLOCK, sha256 of the file, profile, gates, blocked gates), ' +
+      'signed with HMAC-SHA256 and with Ed25519 so anyone can verify it offline with the issuer\'s public keys (preflight verify --public-key). ' +
+      'A narrowed run (checks) is a repair step and has no receipt (receipt_incomplete_check): run the full profile, free for the same file within the month. ' +
+      'Keep the receipt with the published asset; publish only on verdict PASS, never on the summary.',
     readOnly: true,
     scope: 'reports:read',
   },
   {
     name: 'qc_verify_receipt',
     title: 'Verify a receipt',
-    description: 'Check that a receipt is authentic and unaltered, and optionally that a file (file_path or sha256) is the one it describes.',
+    description:
+      'Check that a receipt is authentic and unaltered, that a file (file_path or sha256) is the one it describes, and that it covers its whole profile ' +
+      '(coverage). Publish only when upload_ready is true. For a receipt from another issuer, pass its public key document as public_keys.',
     readOnly: true,
     scope: null,
   },
@@ -90,7 +94,7 @@ export const TOOL_CATALOGUE: readonly ToolInfo[] = [
     name: 'qc_get_artifacts',
     title: 'Job artifacts',
     description:
-      'The eight artifacts of a completed job: report JSON, visual report HTML, signed receipt, and the flags as editor markers (CSV, DaVinci Resolve EDL, ' +
+      'The artifacts of a completed job, eight for a run of the whole profile: report JSON, visual report HTML, the signed receipt (full runs only), and the flags as editor markers (CSV, DaVinci Resolve EDL, ' +
       'Final Cut Pro FCPXML, Avid Media Composer, Premiere Pro XML), each with a URL: an MCP resource on a local server, a /v1 URL (same API key) on preflight serve.',
     readOnly: true,
     scope: 'reports:read',

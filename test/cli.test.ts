@@ -68,8 +68,12 @@ describe('preflight check', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^INVALID/);
 
+    // The Ed25519 signature is checked with this data dir's public key; another data dir holds no key for it.
     const otherKey = await cli(['verify', receipt], { PREFLIGHT_SIGNING_KEY: 'a-different-signing-key-0123456789' });
-    expect(otherKey.code).toBe(1);
+    expect(otherKey.code).toBe(0);
+    const otherHome = await cli(['verify', receipt], { PREFLIGHT_HOME: join(work, 'other-home') });
+    expect(otherHome.code).toBe(2);
+    expect(otherHome.stdout).toMatch(/^cannot verify: .*--public-key keys\.json/s);
   });
 
   it('--fail-on watch turns a WATCH into exit 1', async () => {

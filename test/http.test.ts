@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignatureHeader } from '../src/webhooks/index.js';
 import * as fx from './helpers/fixtures.js';
-import { BIN, freePort, startServe, type RunningServer } from './helpers/serve.js';
+import { apiRequest, BIN, freePort, startServe, type RunningServer } from './helpers/serve.js';
 
 const OPERATOR_KEY = 'op_test_key_0123456789abcdef0123456789abcdef';
 const CHECKOUT_SECRET = 'checkout-secret-for-tests';
@@ -21,20 +21,7 @@ function startServer(env: Record<string, string>): Promise<RunningServer> {
   return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', ...env });
 }
 
-async function api(server: RunningServer, method: string, path: string, opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
-  const text = await res.text();
-  let json: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any -- responses are checked field by field
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* text body */
-  }
-  return { status: res.status, json, text, headers: res.headers };
-}
+const api = apiRequest;
 
 function expectError(r: { status: number; json: { error?: { code?: string; message?: string; details?: unknown } } }, status: number, code?: string) {
   expect(r.status, JSON.stringify(r.json)).toBe(status);

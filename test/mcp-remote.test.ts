@@ -185,6 +185,14 @@ describe('preflight mcp in remote mode', () => {
     expect(tampered.valid).toBe(false);
     const wrongFile = await ok<{ valid: boolean; hash_matches: boolean }>('qc_verify_receipt', { receipt: receipt.receipt, file_path: defect });
     expect(wrongFile).toMatchObject({ valid: false, hash_matches: false });
+    // With the server's published key document the receipt is verified in the MCP process itself, offline.
+    const keys = (await (await fetch(`${serverUrl}/.well-known/preflight-receipt-keys.json`)).json()) as Record<string, unknown>;
+    const offline = await ok('qc_verify_receipt', { receipt: receipt.receipt, file_path: clean, public_keys: keys });
+    expect(offline).toMatchObject({ valid: true, upload_ready: true, signatures: { hmac: 'not_checked', ed25519: 'valid' } });
+    // A narrowed re-run over REST is a repair step: no receipt (409 receipt_incomplete_check becomes an isError result).
+    const narrowed = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: defect, checks: 'loudness' });
+    expect(narrowed.verdict).toBe('PASS');
+    await fails(remote.client, 'qc_get_receipt', { job_id: narrowed.job_id }, /^receipt_incomplete_check: .*run the full profile to get a receipt/);
 
     const again = await ok<{ minutes_metered: number; verdict: string }>('qc_run_local_file', { file_path: clean, profile: 'generic_creator_video' });
     expect(again).toMatchObject({ minutes_metered: 0, verdict: 'PASS' });

@@ -83,7 +83,8 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
       res.writeHead(200, { 'content-length': 50 * 1024 * KiB }).flushHeaders(); // declares 50 MiB, sends no body
       return;
     case '/big-streamed':
-      streamWithoutLength(res, 4 * 1024 * KiB);
+      // Far more than loopback socket buffers hold, so "stopped early" cannot pass by the whole body fitting in them.
+      streamWithoutLength(res, BIG_STREAM_BYTES);
       return;
     case '/stall':
       res.writeHead(200, { 'content-length': 1000 }).write('partial');
@@ -100,6 +101,8 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
 }
 
 /** Chunked (no Content-Length), honouring back-pressure, until `total` bytes or the client goes away. */
+const BIG_STREAM_BYTES = 256 * 1024 * KiB;
+
 function streamWithoutLength(res: http.ServerResponse, total: number): void {
   const chunk = Buffer.alloc(16 * KiB, 7);
   res.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -377,7 +380,7 @@ describe('fetchToTempFile', () => {
 
   it('aborts a chunked body that streams past the cap and deletes the partial file', async () => {
     await expectCode(fetchToTempFile(local('/big-streamed'), { ...permissive(), maxBytes: 64 * KiB }), 'remote_too_large', 413);
-    expect(streamedBytes).toBeLessThan(4 * 1024 * KiB);
+    expect(streamedBytes).toBeLessThan(BIG_STREAM_BYTES);
   });
 
   it('times out the whole exchange and deletes the partial file', async () => {

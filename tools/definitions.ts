@@ -1,7 +1,7 @@
 // One definition per agent tool: input and output schemas (zod) and a thin call onto a service operation.
 import { z } from 'zod';
-import { ReceiptSchema, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
-import { isUploadReady, UPLOAD_READINESS, type Report } from '../engine/report.js';
+import { ReceiptSchema, type Receipt } from '../engine/receipt.js';
+import { UPLOAD_READINESS, uploadReadiness, type Report } from '../engine/report.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
@@ -10,10 +10,24 @@ import { freeObject, nullable } from '../src/schemas/portable.js';
 import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type JobStatus, type QcJob } from '../src/schemas/job.js';
 import { ServiceError } from '../src/errors.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
+import type { ReceiptCheck } from '../src/receipts.js';
+import { ReceiptCoverageSchema, SignatureChecksSchema } from '../src/schemas/verify-receipt.js';
 import { CreateUploadInputSchema, type CreateUploadInput, type Upload } from '../src/uploads.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 
 type MaybePromise<T> = T | Promise<T>;
+
+/** What qc_verify_receipt reports (the REST public verifier answers the same fields). */
+export type ToolVerification = Pick<ReceiptCheck, 'valid' | 'checked' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'verdict' | 'reason' | 'signatures' | 'keyId'> & {
+  coverage?: ReceiptCheck['coverage'] | null;
+};
+
+/** What qc_verify_receipt passes on: the file (or its hash) and, for another issuer's receipt, its key document. */
+export interface ReceiptVerifyOptions {
+  fileSha256?: string;
+  filePath?: string;
+  publicKeys?: unknown;
+}
 
 /**
  * The operations the tools call: PreflightService in local mode, RemoteBackend (tools/remote.ts, the REST API) in
@@ -30,7 +44,7 @@ export interface ToolBackend {
   getEvents(principal: Principal, jobId: string): MaybePromise<JobEvent[]>;
   getArtifacts(principal: Principal, jobId: string): MaybePromise<Artifact[]>;
   getArtifactContent(principal: Principal, jobId: string, file: string): MaybePromise<{ content: string; contentType: string }>;
-  verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string }): Promise<Omit<ReceiptVerification, 'signed'>>;
+  verifyReceipt(receipt: unknown, opts: ReceiptVerifyOptions): Promise<ToolVerification>;
   createUpload(principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload }>;
 }
 
@@ -73,19 +87,26 @@ const RunOutputSchema = z.object({
   next_step: z.string().describe('What to call next.'),
 });
 
+/** A completed check that did not run its whole profile is a repair step: it never says upload-ready. */
+function completedSummary(job: z.infer<typeof QcJobSchema>): { summary: string; next: string } {
+  const metered = `${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered`;
+  const report = `Call qc_get_report with job_id ${job.jobId} and show every BLOCK and WATCH flag with its timestamp.`;
+  const gap = job.verdict === 'BLOCK' ? null : job.coverage?.reason;
+  if (!gap) return { summary: `${job.verdict}: ${UPLOAD_READINESS[job.verdict!]} (${metered})`, next: report };
+  return {
+    summary: `${job.verdict} on the gates that ran, but not upload-ready and no receipt: ${gap} (${metered}).`,
+    next: `${report} Then run the full profile (no narrowed checks) on the final file, free for the same file within the month, and publish only on that run's receipt.`,
+  };
+}
+
 function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<typeof RunOutputSchema> {
+  const completed = job.status === 'completed' ? completedSummary(job) : null;
   const next =
-    job.status === 'completed'
-      ? `Call qc_get_report with job_id ${job.jobId} and show every BLOCK and WATCH flag with its timestamp.`
-      : job.status === 'failed'
-        ? 'Fix the input named in failure_reason and run the check again.'
-        : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`;
-  const summary =
-    job.status === 'completed'
-      ? `${job.verdict}: ${UPLOAD_READINESS[job.verdict!]} (${job.minutesMetered} checked minute${job.minutesMetered === 1 ? '' : 's'} metered)`
-      : job.status === 'failed'
-        ? `Check failed: ${job.failureReason}`
-        : `Check ${job.status} (${job.progressPct} %).`;
+    completed?.next ??
+    (job.status === 'failed'
+      ? 'Fix the input named in failure_reason and run the check again.'
+      : `The check is ${job.status}; poll qc_get_job with job_id ${job.jobId} until completed, then call qc_get_report.`);
+  const summary = completed?.summary ?? (job.status === 'failed' ? `Check failed: ${job.failureReason}` : `Check ${job.status} (${job.progressPct} %).`);
   return {
     job_id: job.jobId,
     status: job.status,
@@ -197,13 +218,15 @@ export const TOOLS = [
       transcript_evidence: z.array(FlagOutputSchema),
       share_url: z.string(),
       gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: freeObject().describe('What the gate measured.') })),
-      upload_ready: z.boolean(),
+      upload_ready: z.boolean().describe('No BLOCK flag and the whole delivery profile checked; a narrowed (checks) run never is.'),
+      upload_readiness: z.string().describe('One sentence on upload-readiness, saying what to do next.'),
       schema_version: z.string(),
     }),
     async run(env, args) {
       const report = await env.service.getReport(env.principal, args.job_id);
       const artifacts = await env.service.getArtifacts(env.principal, args.job_id);
       const share = artifacts.find((a) => a.artifact_type === 'report_html') ?? artifacts.find((a) => a.artifact_type === 'report_json');
+      const readiness = uploadReadiness(report);
       return {
         verdict: report.verdict,
         flags: report.flags,
@@ -211,7 +234,8 @@ export const TOOLS = [
         transcript_evidence: report.flags.filter((f) => TRANSCRIPT_GATES.has(f.gate)),
         share_url: share?.url ?? '',
         gates: report.gates.map((g) => ({ gate: g.gate, status: g.status, ...(g.reason ? { reason: g.reason } : {}), measurements: g.measurements })),
-        upload_ready: isUploadReady(report.verdict),
+        upload_ready: readiness.ready,
+        upload_readiness: readiness.sentence,
         schema_version: report.schemaVersion,
       };
     },
@@ -246,32 +270,50 @@ export const TOOLS = [
   define({
     name: 'qc_verify_receipt',
     input: z.object({
-      receipt: freeObject().describe('The receipt JSON object, as qc_get_receipt returned it.'),
-      file_path: z.string().optional().describe('A file on the machine that runs this server, hashed and compared with the receipt sha256 (not over HTTP: give sha256).'),
-      sha256: z.string().optional().describe('The sha256 of the file to publish, if you computed it.'),
+      // Not a zod record: that would silently drop an own `__proto__` key, which the verifier must see to refuse it.
+      receipt: z
+        .unknown()
+        .refine((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'receipt must be a JSON object')
+        .meta({ type: 'object', additionalProperties: true, description: 'The receipt JSON object, as qc_get_receipt returned it.' }),
+      file_path: z
+        .string()
+        .optional()
+        .describe('A file on the machine that runs this server, hashed and compared with the receipt sha256; its media also fixes which gates the profile requires (not over HTTP: give sha256).'),
+      sha256: z.string().regex(/^\s*[0-9a-fA-F]{64}\s*$/, 'sha256 must be 64 hexadecimal characters').optional().describe('The sha256 of the file to publish, if you computed it.'),
+      public_keys: freeObject()
+        .optional()
+        .describe("The issuer's key document (JWKS) for a receipt from another issuer: only its keys are then trusted."),
     }),
     output: z.object({
       valid: z.boolean(),
+      checked: z.boolean().describe('false: no key could check the receipt; reason says what is needed.'),
       authentic: z.boolean(),
       schema_known: z.boolean(),
       hash_matches: nullable(z.boolean(), 'no file or sha256 was given'),
-      upload_ready: z.boolean(),
+      upload_ready: z.boolean().describe('valid, verdict PASS and the whole profile covered: the only condition to publish on.'),
       verdict: nullable(z.string(), 'the signature is not authentic'),
       reason: nullable(z.string(), 'the receipt is valid'),
+      signatures: SignatureChecksSchema,
+      key_id: nullable(z.string(), 'no Ed25519 signature was checked'),
+      coverage: nullable(ReceiptCoverageSchema, 'the receipt could not be read'),
     }),
     async run(env, args) {
       if (args.file_path && !env.localFiles) {
         throw new ServiceError('local_paths_not_accepted', 'file_path names a file on the server, which is not accepted over HTTP: give the file’s sha256 instead.', {}, 400);
       }
-      const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path });
+      const r = await env.service.verifyReceipt(args.receipt, { fileSha256: args.sha256, filePath: args.file_path, publicKeys: args.public_keys });
       return {
         valid: r.valid,
+        checked: r.checked,
         authentic: r.authentic,
         schema_known: r.schemaKnown,
         hash_matches: r.hashMatches,
         upload_ready: r.uploadReady,
         verdict: r.verdict ?? null,
         reason: r.reason,
+        signatures: r.signatures,
+        key_id: r.keyId,
+        coverage: r.coverage ?? null,
       };
     },
   }),

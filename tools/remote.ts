@@ -1,15 +1,16 @@
 // Remote mode of the MCP door: the tool operations over the REST API of a `preflight serve` (PREFLIGHT_API_URL), as
 // the workspace of PREFLIGHT_API_KEY. Same tools, schemas and output shapes as local mode; the principal argument is
 // ignored because the key decides what is visible.
-import { sha256File, type Receipt, type ReceiptVerification } from '../engine/receipt.js';
+import { sha256File, type Receipt } from '../engine/receipt.js';
 import type { Report } from '../engine/report.js';
 import { ServiceError } from '../src/errors.js';
 import type { CreateJobInput } from '../src/schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
 import type { JobStatus, QcJob } from '../src/schemas/job.js';
 import { REST_ARTIFACT_PATHS, type Artifact, type JobEvent, type OpContext, type Principal } from '../src/service.js';
+import { checkReceipt } from '../src/receipts.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
-import type { ToolBackend } from './definitions.js';
+import type { ReceiptVerifyOptions, ToolBackend, ToolVerification } from './definitions.js';
 import { RemoteApi } from './remote/api.js';
 import type { RemoteConfig } from './remote/config.js';
 import { createRemoteJob, type CreatedJob } from './remote/create-job.js';
@@ -18,8 +19,6 @@ export { remoteConfigFromEnv, RemoteConfigError, type RemoteConfig } from './rem
 
 // Job ids are `job_<hex>`; anything else could walk out of /v1/qc/jobs/{id} (a `..` segment), so it is simply unknown.
 const JOB_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-type ServerVerification = Pick<ReceiptVerification, 'valid' | 'authentic' | 'schemaKnown' | 'hashMatches' | 'uploadReady' | 'reason' | 'verdict'>;
 
 export class RemoteBackend implements ToolBackend {
   private readonly api: RemoteApi;
@@ -81,10 +80,16 @@ export class RemoteBackend implements ToolBackend {
     return { content: contentType === 'application/json' ? `${JSON.stringify(JSON.parse(text), null, 2)}\n` : text, contentType };
   }
 
-  /** The server verifies with its own signing key; a local file is hashed here and only its sha256 is sent. */
-  async verifyReceipt(receipt: unknown, opts: { fileSha256?: string; filePath?: string } = {}): Promise<ServerVerification> {
+  /**
+   * With the issuer's key document the receipt is verified here, offline (only those keys are trusted). Otherwise the
+   * server verifies it with its own keys; a local file is hashed here and only its sha256 is sent.
+   */
+  async verifyReceipt(receipt: unknown, opts: ReceiptVerifyOptions = {}): Promise<ToolVerification> {
+    if (opts.publicKeys !== undefined) {
+      return checkReceipt(receipt, { fileSha256: opts.fileSha256, filePath: opts.filePath, publicKeys: opts.publicKeys });
+    }
     const sha256 = opts.fileSha256 ?? (opts.filePath ? await sha256File(opts.filePath) : undefined);
-    return (await this.api.json<ServerVerification>('POST', '/v1/public/receipts/verify', { body: { receipt, sha256 } })).body;
+    return (await this.api.json<ToolVerification>('POST', '/v1/public/receipts/verify', { body: { receipt, ...(sha256 === undefined ? {} : { sha256 }) } })).body;
   }
 
   async createUpload(_principal: Principal, input: CreateUploadInput): Promise<{ upload: Upload }> {

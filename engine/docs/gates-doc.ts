@@ -183,7 +183,8 @@ function profiles(): string[] {
     'A request names a request profile (or an alias, a pipeline profile id, or a delivery profile id). It resolves to a pipeline ' +
       'profile, which chooses the default gates, and to a delivery profile, whose technical targets the gates apply and which receipts ' +
       'name. A delivery profile id keeps the pipeline profile inferred for the media and checks against that delivery profile. ' +
-      'Explicit `checks` replace the default gates.',
+      'A full check also runs any gate its delivery profile requires of the media that the pipeline profile lacks ([receipts.md](receipts.md#which-gates-a-profile-requires)). ' +
+      'Explicit `checks` replace the default gates: a repair step, which gets no receipt.',
     '',
     '### Request profiles',
     '',

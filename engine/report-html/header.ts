@@ -1,10 +1,7 @@
 // The page header: the verdict in colour with its upload-readiness sentence, and what was checked against what.
-import { UPLOAD_READINESS, type Report } from '../report.js';
-import type { Verdict } from '../types.js';
+import { uploadReadiness, type Report } from '../report.js';
 import { durationText } from './format.js';
 import { html, type SafeHtml } from './html.js';
-
-export const READINESS: Record<Verdict, string> = UPLOAD_READINESS;
 
 function fact(label: string, value: string | SafeHtml): SafeHtml {
   return html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
@@ -17,7 +14,7 @@ export function renderHeader(report: Report): SafeHtml {
   return html`<header class="verdict-header verdict-${report.verdict.toLowerCase()}">
 <p class="eyebrow">Preflight QC report</p>
 <h1><span class="verdict">${report.verdict}</span> <span class="file-name">${m.fileName || '(no media file)'}</span></h1>
-<p class="readiness">${READINESS[report.verdict]}</p>
+<p class="readiness">${uploadReadiness(report).sentence}</p>
 <p class="counts"><span class="count sev-block${report.summary.block ? '' : ' none'}">${report.summary.block} BLOCK</span> <span class="count sev-watch${report.summary.watch ? '' : ' none'}">${report.summary.watch} WATCH</span> <span class="muted">${report.summary.gatesRun} gates run, ${report.summary.gatesSkipped} skipped, ${report.summary.gatesErrored} errored</span></p>
 </header>
 <dl class="facts">

@@ -2,7 +2,7 @@
 // and the receipt verifier. Every body is built from live configuration or the data the code runs on.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { receiptJsonSchema } from '../../engine/receipt.js';
+import { RECEIPT_KEYS_PATH, receiptJsonSchema } from '../../engine/receipt.js';
 import { SIDECAR_SCHEMA_NAMES, sidecarJsonSchema } from '../../engine/sidecars/formats/json-schemas.js';
 import { costBasis } from '../../src/billing/cost-basis.js';
 import { PUBLIC_DOCUMENTS, pipelineRecipes } from '../../src/public/documents.js';
@@ -18,6 +18,8 @@ import {
   type OperationalState,
 } from '../../src/public/operational.js';
 import { sampleReportsIndex } from '../../src/public/samples.js';
+import { parseVerifyRequest } from '../../src/receipts.js';
+import { ReceiptVerificationSchema as VerificationSchema } from '../../src/schemas/verify-receipt.js';
 import type { PreflightService } from '../../src/service.js';
 import { registerRoute, type Authenticator, type Env } from '../route.js';
 
@@ -70,20 +72,29 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
   }
 
   registerRoute(app, auth, {
+    method: 'get', path: RECEIPT_KEYS_PATH, tag: 'Public', auth: 'public', summary: 'Receipt public keys (JWKS)',
+    description: 'The Ed25519 public keys receipts are signed with (current and retired), as a JWKS document: verify a receipt offline with `preflight verify <receipt> --public-key keys.json`.',
+    responses: { 200: { description: 'JWKS: {keys: [{kty: OKP, crv: Ed25519, x, kid, alg: EdDSA, use: sig}]}', schema: AnyObject, contentType: 'application/jwk-set+json' } },
+  }, () => ({ status: 200, body: JSON.stringify(service.receiptKeys()), contentType: 'application/jwk-set+json' }));
+
+  registerRoute(app, auth, {
     method: 'post', path: '/v1/public/receipts/verify', tag: 'Public', auth: 'public', summary: 'Verify a receipt',
-    description: 'Body: the receipt JSON (optionally wrapped as {receipt, sha256} to also compare a file hash). Says whether the signature is authentic and unaltered; unknown schema values are rejected.',
+    description:
+      'Body: the receipt JSON, or {receipt, sha256} to also compare a file hash (any other key, or a sha256 that is not 64 hex characters, is a 400). ' +
+      "Checks the signatures with this issuer's keys (HMAC and Ed25519), the receipt's consistency, and its coverage: whether its gates include every gate its profile requires. " +
+      'Unknown schema values and unknown fields are rejected.',
     body: AnyObject,
-    responses: {
-      200: {
-        description: 'Verification result',
-        schema: z.object({ valid: z.boolean(), authentic: z.boolean(), schemaKnown: z.boolean(), hashMatches: z.boolean().nullable(), uploadReady: z.boolean(), verdict: z.string().optional(), reason: z.string().nullable() }),
-      },
-    },
-  }, async ({ body }) => {
-    const wrapped = typeof body.receipt === 'object' && body.receipt !== null;
-    const receipt = wrapped ? body.receipt : body;
-    const sha256 = wrapped && typeof body.sha256 === 'string' ? body.sha256 : undefined;
+    responses: { 200: { description: 'Verification result', schema: VerificationSchema } },
+  }, async ({ c }) => {
+    // The raw JSON, not the validated copy: validation drops an own `__proto__` key, which must be refused instead.
+    const { receipt, sha256 } = parseVerifyRequest(await c.req.json());
     const r = await service.verifyReceipt(receipt, { fileSha256: sha256 });
-    return { status: 200, body: { valid: r.valid, authentic: r.authentic, schemaKnown: r.schemaKnown, hashMatches: r.hashMatches, uploadReady: r.uploadReady, verdict: r.verdict, reason: r.reason } };
+    return {
+      status: 200,
+      body: {
+        valid: r.valid, checked: r.checked, authentic: r.authentic, schemaKnown: r.schemaKnown, hashMatches: r.hashMatches, uploadReady: r.uploadReady,
+        verdict: r.verdict, reason: r.reason, signatures: r.signatures, keyId: r.keyId, coverage: r.coverage ?? null,
+      },
+    };
   });
 }

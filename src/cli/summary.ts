@@ -1,4 +1,4 @@
-import { UPLOAD_READINESS, type Report } from '../../engine/report.js';
+import { uploadReadiness, type Report } from '../../engine/report.js';
 
 const STATUS_MARK: Record<string, string> = { pass: 'pass ', watch: 'WATCH', block: 'BLOCK', skipped: 'skip ', error: 'ERROR' };
 
@@ -36,6 +36,6 @@ export function renderSummary(report: Report): string {
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   lines.push('');
-  lines.push(UPLOAD_READINESS[report.verdict]);
+  lines.push(uploadReadiness(report).sentence);
   return lines.join('\n');
 }

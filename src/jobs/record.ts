@@ -1,4 +1,5 @@
 // The stored job record and its public view (QcJob). Internal fields (source paths, request) never leave this module's view.
+import { incompleteCheckReason, type CheckCoverage } from '../../engine/delivery-requirements.js';
 import type { CostEstimate, JobStage, JobStatus, MediaIngress, QcJob, SidecarIngress } from '../schemas/job.js';
 import type { SidecarInput } from '../sidecars/index.js';
 
@@ -50,6 +51,8 @@ export interface JobRecord {
   request: JobRequest | null;
   artifacts: ArtifactRecord[];
   summary: { block: number; watch: number } | null;
+  /** What the check covered of its delivery profile; only a complete check has a receipt. Absent on older records. */
+  coverage?: CheckCoverage | null;
   /** Where the completion is delivered (signed like webhooks); never shown in the job resource. */
   callbackUrl?: string | null;
 }
@@ -93,5 +96,15 @@ export function toQcJob(r: JobRecord, urls: JobUrls): QcJob {
     sidecarIngress: r.sidecarIngress,
     sourceRedacted: r.sourceRedacted,
     costEstimate: r.costEstimate,
+    coverage: r.coverage
+      ? {
+          complete: r.coverage.complete,
+          deliveryProfile: r.coverage.deliveryProfile,
+          narrowed: r.coverage.narrowed,
+          missing: r.coverage.missing,
+          errored: r.coverage.errored,
+          reason: incompleteCheckReason(r.coverage),
+        }
+      : null,
   };
 }

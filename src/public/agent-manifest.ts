@@ -9,7 +9,7 @@ import {
   PROFILE_ALIASES,
   REQUEST_PROFILES,
 } from '../../engine/profiles/index.js';
-import { PUBLIC_VERIFIER_PATH, RECEIPT_SCHEMA_ID } from '../../engine/receipt.js';
+import { PUBLIC_VERIFIER_PATH, RECEIPT_KEYS_PATH, RECEIPT_SCHEMA_ID } from '../../engine/receipt.js';
 import { REPORT_SCHEMA_VERSION } from '../../engine/report.js';
 import { TOOL_CATALOGUE } from '../tool-catalogue.js';
 import { LOCAL_COMMAND, MCP_HTTP_PATH, SERVER_NAME } from './mcp-install.js';
@@ -45,6 +45,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
     '/cost-basis.json',
     '/sample-reports/index.json',
     '/llms.txt',
+    RECEIPT_KEYS_PATH,
   ].map(get),
   { method: 'POST', path: PUBLIC_VERIFIER_PATH },
 ];

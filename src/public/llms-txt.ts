@@ -13,7 +13,11 @@ interface Link {
 
 const DOCS: Link[] = [
   { name: 'Gates and thresholds', url: 'docs/gates.md', notes: 'every gate, its algorithm in words, its thresholds per delivery profile and their sources' },
-  { name: 'Receipts', url: 'docs/receipts.md', notes: 'the signed receipt format (preflight-receipt/1), how to verify it, and what PASS and BLOCK assert' },
+  {
+    name: 'Receipts',
+    url: 'docs/receipts.md',
+    notes: 'the signed receipt format (preflight-receipt/1), what PASS and BLOCK assert, the gates each delivery profile requires, and how anyone verifies a receipt offline',
+  },
   { name: 'Sidecars', url: 'docs/sidecars.md', notes: 'formats of the manifest, transcript, watchlist, expected script and chunk sidecars, and the gates each unlocks' },
   { name: 'Billing', url: 'docs/billing.md', notes: 'checked minutes, the free tier, plans, overage caps, the cost guardrail and abuse limits' },
   { name: 'Engine', url: 'docs/engine.md', notes: 'how one check runs: probe, one decode pass, pure gates, verdict, report' },
@@ -84,7 +88,7 @@ function intro(): string[] {
     '',
     '> Local-first media QC for AI agents: deterministic gates check a final video, audio or image export before it is published ' +
       'and return PASS, WATCH or BLOCK with timestamped flags. Every flag carries a repair object (action, instruction, verify, reachable), ' +
-      'and a signed receipt proves what was checked.',
+      'and a signed receipt, which anyone can verify offline with the issuer\'s public key, proves that the whole delivery profile was checked.',
     '',
     `Run it as an MCP server over stdio with \`${LOCAL_COMMAND}\` (configs for common clients in mcp-install.json), ` +
       `or from a shell with \`${CLI_COMMAND} check <file> --json\` (installed: \`preflight check <file> --json\`). ` +

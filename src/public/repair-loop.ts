@@ -4,13 +4,13 @@ import { CLI_COMMAND } from './mcp-install.js';
 
 export const VERDICT_RULE =
   'BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. WATCH is upload-ready; a receipt carries PASS or BLOCK only. ' +
-  'An asset is not upload-ready while any BLOCK flag remains.';
+  'An asset is not upload-ready while any BLOCK flag remains, nor on a narrowed check (checks): only a run of the whole delivery profile has a receipt.';
 
 // Restated from src/cli.ts (EXIT), which runs the CLI when imported and so cannot be imported here.
 export const CLI_EXIT_CODES = {
   '0': 'PASS, or WATCH unless --fail-on watch',
   '1': 'BLOCK (or WATCH with --fail-on watch)',
-  '2': 'error: bad input or unreadable media; the message says what is wrong',
+  '2': 'error: bad input or unreadable media, or --receipt asked of a narrowed check (run the full profile to get a receipt); the message says what is wrong',
 } as const;
 
 export interface RepairLoopStep {
@@ -30,7 +30,7 @@ export function placeholderArguments(names: readonly string[]): Record<string, s
   return Object.fromEntries(names.map((name) => [name, `<${name}>`]));
 }
 
-/** The loop for one profile; `extraArguments` (sidecars, checks) go into both runs. */
+/** The loop for one profile; `extraArguments` (sidecars, checks) go into every run; step 4 narrows the checks. */
 export function repairLoop(profile: string, extraArguments: Record<string, string> = {}): RepairLoopStep[] {
   const runArguments = { file_path: FILE, profile, ...extraArguments };
   return [
@@ -59,14 +59,17 @@ export function repairLoop(profile: string, extraArguments: Record<string, strin
       tool: 'qc_run_local_file',
       arguments: runArguments,
       do:
-        'Re-run the full check on the repaired file, with the same arguments as the first run (not narrowed to the repaired gates); ' +
-        'repair.verify says what to expect. Repeat from step 2 while any BLOCK flag remains.',
+        'Re-run the full check of the profile on the repaired file with the same arguments as the first run, not narrowed to the repaired gates ' +
+        '(a re-check of a file already checked this month is free; a run narrowed to the checks repair.verify names may confirm a repair quickly, ' +
+        'but it is a repair step with no receipt). Repeat from step 2 while any BLOCK flag remains.',
     },
     {
       step: 5,
       tool: 'qc_get_receipt',
       arguments: { job_id: JOB },
-      do: 'Call the asset upload-ready only when no BLOCK flag remains: fetch the signed receipt of that final run and keep it with the asset. Publish only on receipt verdict PASS.',
+      do:
+        'Call the asset upload-ready only when no BLOCK flag remains: fetch the signed receipt of that full run and keep it with the asset. ' +
+        'Publish only on receipt verdict PASS; a narrowed run has no receipt.',
     },
   ];
 }

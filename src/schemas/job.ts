@@ -58,6 +58,17 @@ export const ObservabilitySchema = z.object({
   stages: z.array(JobStageSchema),
 });
 
+export const JobCoverageSchema = z
+  .object({
+    complete: z.boolean().describe('Every gate the delivery profile requires of this media ran and none errored: only then does the job have a receipt.'),
+    deliveryProfile: z.string(),
+    narrowed: z.boolean().describe('The check ran explicit checks: a repair step, never a receipt.'),
+    missing: z.array(z.string()).describe('Required gates that did not run.'),
+    errored: z.array(z.string()).describe('Gates that failed with an error.'),
+    reason: nullable(z.string(), 'the check is complete').describe('Why the job has no receipt, ending in what to do; null when complete.'),
+  })
+  .describe('What the check covered of its delivery profile; null until completed (and on jobs completed before coverage was recorded).');
+
 export const QcJobSchema = z.object({
   jobId: z.string(),
   status: JobStatusSchema,
@@ -78,5 +89,6 @@ export const QcJobSchema = z.object({
   sidecarIngress: SidecarIngressSchema.nullable(),
   sourceRedacted: z.boolean(),
   costEstimate: CostEstimateSchema,
+  coverage: JobCoverageSchema.nullable(),
 });
 export type QcJob = z.infer<typeof QcJobSchema>;

@@ -23,11 +23,15 @@ export interface RunningServer {
   home: string;
 }
 
-/** Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. `args` may use
+ * `{port}` for the chosen port (e.g. `--public-url http://127.0.0.1:{port}`).
+ */
+export async function startServe(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
   const port = await freePort();
   const home = mkdtempSync(join(tmpdir(), 'preflight-serve-'));
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+  const extra = args.map((a) => a.replaceAll('{port}', String(port)));
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...extra], {
     env: { ...process.env, PREFLIGHT_HOME: home, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,4 +42,27 @@ export async function startServe(env: Record<string, string>): Promise<RunningSe
     proc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
   });
   return { url: `http://127.0.0.1:${port}`, proc, home };
+}
+
+export interface ApiAnswer {
+  status: number;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- responses are checked field by field
+  text: string;
+  headers: Headers;
+}
+
+/** One HTTP request to a running server, with an optional bearer key and JSON (or raw) body; the answer parsed when it is JSON. */
+export async function apiRequest(server: RunningServer, method: string, path: string, opts: { key?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (opts.body !== undefined || typeof opts.raw === 'string') headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* text body */
+  }
+  return { status: res.status, json, text, headers: res.headers };
 }

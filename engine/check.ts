@@ -4,7 +4,7 @@ import { analyse } from './analyse.js';
 import { EngineError } from './errors.js';
 import { engineCapabilities } from './ffmpeg/capabilities.js';
 import { NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
-import { skippedGate } from './gates/common.js';
+import { skippedGate } from './gates/kit/result.js';
 import { probe } from './probe.js';
 import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
 import { needsLegalLevels } from './profiles/thresholds-format.js';

@@ -159,7 +159,7 @@ export interface AudioSignals {
 /** Clipping, silence, per-channel and beep statistics: defined by engine/audio/stats.ts. */
 export type { AudioStats } from './audio/stats.js';
 import type { AudioStats } from './audio/stats.js';
-import type { FrameBox } from './text/boxes.js';
+import type { FrameBox } from './gates/kit/geometry.js';
 import type { EngineSidecars } from './sidecars/index.js';
 
 /** One reading of a text line at one sample, confirmed by the neighbouring sample of the same pass. */

@@ -1,14 +1,16 @@
 // Audio gates on the single-pass audio signals: loudness, clipping, dead air, channel balance.
 // Stats times are seconds from the audio start; flags are in media time (audio start added).
 // Commands in repair instructions use the placeholders <input> and <output>: the engine never prints server paths.
-import { spanText } from './wording.js';
 import type { ChannelStats } from '../audio/stats.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, MediaInfo, Severity } from '../types.js';
-import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues } from './common.js';
+import { exceeds, reaches, severityBand } from './kit/bands.js';
+import { audioOutputOptions, checkCommand, reencodeOptions, trimCommand } from './kit/commands.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { round, runsOf } from './kit/stats.js';
+import { threshold, thresholdValues } from './kit/thresholds.js';
+import { fixed1, signed1, spanText } from './kit/wording.js';
 
 const NO_AUDIO = 'needs audio: the file has no audio stream';
-/** Tiny slack when comparing values rounded to the displayed precision with their thresholds. */
-const EPSILON = 1e-9;
 /** loudnorm's dynamic mode overshoots its TP target by 0.1–0.3 dB (REFERENCE.md §3), so commands aim this far under the ceiling. */
 const LOUDNORM_TP_MARGIN_DB = 0.5;
 /** loudnorm's LRA target: at least its default 7 LU, at most 20 LU (the limit of older builds such as the bundled 2018 one). */
@@ -22,11 +24,6 @@ const EVIDENCE_CLIP_SPANS = 50;
 const KEPT_PAUSE_SECONDS = 0.5;
 
 const db1 = (value: number | null) => (value === null ? null : round(value, 1));
-const fixed1 = (value: number) => (Math.abs(value) < 0.05 ? 0 : value).toFixed(1);
-const signed1 = (value: number) => `${value > 0 ? '+' : ''}${fixed1(value)}`;
-const exceeds = (value: number, limit: number) => value - limit > EPSILON;
-const reaches = (value: number, limit: number) => value - limit >= -EPSILON;
-const checkCommand = (gate: string) => `preflight check <output> --checks ${gate}`;
 
 /** Media time of an audio-relative time, rounded to the millisecond. */
 function mediaTime(a: AudioSignals, seconds: number): number {
@@ -35,29 +32,6 @@ function mediaTime(a: AudioSignals, seconds: number): number {
 
 function programmeEnd(a: AudioSignals): number {
   return mediaTime(a, a.durationSeconds);
-}
-
-const ENCODERS: Record<string, string> = {
-  aac: 'aac',
-  mp3: 'libmp3lame',
-  opus: 'libopus',
-  vorbis: 'libvorbis',
-  flac: 'flac',
-  alac: 'alac',
-  ac3: 'ac3',
-  eac3: 'eac3',
-};
-
-/** Output options that keep the picture and the audio format: loudnorm resamples to 192 kHz, so the rate is restored. */
-function outputOptions(media: MediaInfo, a: AudioSignals): string {
-  const codec = media.audio?.codec ?? '';
-  const encoder = codec.startsWith('pcm_') ? codec : ENCODERS[codec];
-  return [media.video ? '-c:v copy' : null, encoder ? `-c:a ${encoder}` : null, `-ar ${a.sampleRate}`].filter(Boolean).join(' ');
-}
-
-/** Re-encoding options for edits that cut or trim (picture cannot be stream-copied across a cut). */
-function reencodeOptions(media: MediaInfo): string {
-  return media.video ? '-c:v libx264 -c:a aac' : '';
 }
 
 // ---------------------------------------------------------------- loudness
@@ -96,13 +70,13 @@ function loudnormCommands(ctx: GateContext, a: AudioSignals, integratedLufs: num
   const measured = `measured_I=${fixed1(integratedLufs)}:measured_TP=${measuredTp}:measured_LRA=${measuredLra}:measured_thresh=<input_thresh from pass 1>`;
   return (
     `two-pass loudnorm: pass 1 \`ffmpeg -hide_banner -i <input> -af ${base}:print_format=json -f null -\`; ` +
-    `then pass 2 with input_thresh from its JSON: \`ffmpeg -i <input> -af ${base}:${measured}:linear=true:print_format=summary ${outputOptions(ctx.media, a)} <output>\`. ` +
+    `then pass 2 with input_thresh from its JSON: \`ffmpeg -i <input> -af ${base}:${measured}:linear=true:print_format=summary ${audioOutputOptions(ctx.media, a)} <output>\`. ` +
     'Pass 2 must report "Normalization Type: Linear"; if it says Dynamic, loudnorm could not meet the peak ceiling with a plain gain and compressed the programme instead.'
   );
 }
 
 function gainCommand(ctx: GateContext, a: AudioSignals, gainDb: number): string {
-  return `\`ffmpeg -i <input> -af volume=${fixed1(gainDb)}dB ${outputOptions(ctx.media, a)} <output>\``;
+  return `\`ffmpeg -i <input> -af volume=${fixed1(gainDb)}dB ${audioOutputOptions(ctx.media, a)} <output>\``;
 }
 
 function integratedSeverity(integrated: number, t: LoudnessTargets): Severity | null {
@@ -261,7 +235,7 @@ function loudnessRangeFlag(ctx: GateContext, a: AudioSignals, t: LoudnessTargets
     repair: {
       action: 'level_dynamics',
       reachable: true,
-      instruction: `Level the voices (a leveller or compressor per speaker) and re-export. Mechanical fix: single-pass loudnorm in its dynamic mode levels the programme: \`ffmpeg -i <input> -af ${levelling} ${outputOptions(ctx.media, a)} <output>\`.`,
+      instruction: `Level the voices (a leveller or compressor per speaker) and re-export. Mechanical fix: single-pass loudnorm in its dynamic mode levels the programme: \`ffmpeg -i <input> -af ${levelling} ${audioOutputOptions(ctx.media, a)} <output>\`.`,
       verify: `Run \`${checkCommand('loudness')}\`; expect a loudness range at or under ${limit} LU.`,
     },
   };
@@ -478,11 +452,6 @@ function clippingGate(ctx: GateContext): GateResult {
 // ---------------------------------------------------------------- dead_air
 
 
-function severityFor(seconds: number, watch: number, block: number): Severity | null {
-  if (reaches(seconds, block)) return 'BLOCK';
-  if (reaches(seconds, watch)) return 'WATCH';
-  return null;
-}
 
 type SilencePosition = 'head' | 'tail' | 'interior';
 
@@ -519,10 +488,6 @@ function cutCommand(media: MediaInfo, from: number, to: number): string {
   return `\`ffmpeg -i <input> ${video}${audio} ${reencodeOptions(media)} <output>\``.replace(/ {2,}/g, ' ');
 }
 
-function trimCommand(media: MediaInfo, position: 'head' | 'tail', at: number): string {
-  const args = position === 'head' ? `-ss ${round(at, 3)} -i <input>` : `-i <input> -t ${round(at - media.startSeconds, 3)}`;
-  return `\`ffmpeg ${args} ${reencodeOptions(media)} <output>\``.replace(/ {2,}/g, ' ');
-}
 
 function silenceFlag(ctx: GateContext, s: Silence, severity: Severity, allowance: number): FlagDraft {
   const th = ctx.thresholds;
@@ -578,7 +543,7 @@ function silenceFlag(ctx: GateContext, s: Silence, severity: Severity, allowance
     repair: {
       action: s.position === 'head' ? 'trim_head' : 'trim_tail',
       reachable: true,
-      instruction: `Trim the ${s.position} silence to at most ${allowance} s (${span} is silent): ${trimCommand(ctx.media, s.position, keepUntil)}.`,
+      instruction: `Trim the ${s.position} silence to at most ${allowance} s (${span} is silent): \`${trimCommand(ctx.media, s.position, keepUntil)}\`.`,
       verify,
     },
   };
@@ -595,7 +560,7 @@ function deadAirGate(ctx: GateContext): GateResult {
   const flags: FlagDraft[] = [];
   for (const s of found) {
     const judged = s.position === 'head' || s.position === 'tail' ? s.seconds - allowance : s.seconds;
-    const severity = s.position === 'whole' ? 'BLOCK' : severityFor(judged, watch, block);
+    const severity = s.position === 'whole' ? 'BLOCK' : severityBand(judged, watch, block);
     if (severity) flags.push(silenceFlag(ctx, s, severity, allowance));
   }
   const secondsAt = (position: Silence['position']) => found.find((s) => s.position === position)?.seconds ?? 0;
@@ -627,7 +592,7 @@ const isLfe = (name: string) => name.startsWith('LFE');
 function panCommand(ctx: GateContext, a: AudioSignals, outputs: Record<number, string>): string {
   const layout = ctx.media.audio?.channelLayout ?? (a.channels === 2 ? 'stereo' : `${a.channels}c`);
   const terms = Array.from({ length: a.channels }, (_, c) => `c${c}=${outputs[c] ?? `c${c}`}`);
-  return `\`ffmpeg -i <input> -af "pan=${layout}|${terms.join('|')}" ${outputOptions(ctx.media, a)} <output>\``;
+  return `\`ffmpeg -i <input> -af "pan=${layout}|${terms.join('|')}" ${audioOutputOptions(ctx.media, a)} <output>\``;
 }
 
 function balanceVerify(what: string): string {
@@ -682,7 +647,7 @@ function imbalanceFlag(ctx: GateContext, a: AudioSignals): FlagDraft | null {
   if (left.rmsDbfs === null || right.rmsDbfs === null) return null;
   const th = ctx.thresholds;
   const difference = round(Math.abs(left.rmsDbfs - right.rmsDbfs), 1);
-  const severity = severityFor(difference, threshold(th, 'imbalanceWatchDb'), threshold(th, 'imbalanceBlockDb'));
+  const severity = severityBand(difference, threshold(th, 'imbalanceWatchDb'), threshold(th, 'imbalanceBlockDb'));
   if (!severity) return null;
   const [louder, quieter, louderIndex] = left.rmsDbfs > right.rmsDbfs ? [left, right, 0] : [right, left, 1];
   const gain = round(10 ** (-difference / 20), 3);
@@ -831,7 +796,7 @@ function dcOffsetFlag(ctx: GateContext, a: AudioSignals): FlagDraft | null {
     repair: {
       action: 'remove_dc_offset',
       reachable: true,
-      instruction: `Remove the DC offset (${list}; full scale = 1) with a 10 Hz high-pass: \`ffmpeg -i <input> -af highpass=f=10 ${outputOptions(ctx.media, a)} <output>\`.`,
+      instruction: `Remove the DC offset (${list}; full scale = 1) with a 10 Hz high-pass: \`ffmpeg -i <input> -af highpass=f=10 ${audioOutputOptions(ctx.media, a)} <output>\`.`,
       verify: balanceVerify(`every |DC offset| under ${limit}`),
     },
   };

@@ -2,7 +2,7 @@
 import { EngineError } from '../errors.js';
 import type { GateDefinition, MediaKind } from '../types.js';
 import { audioGates } from './audio.js';
-import { skippedGate } from './common.js';
+import { skippedGate } from './kit/result.js';
 import { formatGates } from './format.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';

@@ -4,42 +4,15 @@ import { basename, extname } from 'node:path';
 import type { DeliveryProfileId } from '../profiles/index.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, MediaInfo, Severity, VideoStreamInfo } from '../types.js';
 import { legalLevelsMatrix } from '../video/legal-levels.js';
-import { gateResult, round, skippedGate } from './common.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { round } from './kit/stats.js';
+import { optionalFlag, optionalNumber, optionalNumbers, optionalStrings, threshold, thresholdNumbers, thresholdSeverity, thresholdText } from './kit/thresholds.js';
 import { isVerticalDelivery } from '../profiles/threshold-values.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Threshold access
 
 type Thresholds = GateThresholds;
-
-function valueOf(th: Thresholds, key: string): unknown {
-  return th[key]?.value;
-}
-
-function stringList(th: Thresholds, key: string): string[] | null {
-  const v = valueOf(th, key);
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
-}
-
-function numberList(th: Thresholds, key: string): number[] | null {
-  const v = valueOf(th, key);
-  return Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null;
-}
-
-function numberValue(th: Thresholds, key: string): number | null {
-  const v = valueOf(th, key);
-  return typeof v === 'number' ? v : null;
-}
-
-function booleanValue(th: Thresholds, key: string): boolean | null {
-  const v = valueOf(th, key);
-  return typeof v === 'boolean' ? v : null;
-}
-
-function severityValue(th: Thresholds, key: string, fallback: Severity): Severity {
-  const v = valueOf(th, key);
-  return v === 'BLOCK' || v === 'WATCH' ? v : fallback;
-}
 
 /** Evidence for a flag: what was measured against which threshold, and where the threshold comes from. */
 function evidence(th: Thresholds, key: string, measured: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -172,10 +145,10 @@ const RATE_TOLERANCE = 0.01;
 const rateExpression = (rate: number): string => NTSC_RATE_EXPRESSIONS[String(rate)] ?? String(rate);
 
 function allowedRates(th: Thresholds): number[] {
-  const listed = numberList(th, 'frameRates');
+  const listed = optionalNumbers(th, 'frameRates');
   if (listed) return listed;
-  const min = numberValue(th, 'minFps') ?? 0;
-  const max = numberValue(th, 'maxFps') ?? Infinity;
+  const min = optionalNumber(th, 'minFps') ?? 0;
+  const max = optionalNumber(th, 'maxFps') ?? Infinity;
   return COMMON_RATES.filter((r) => r >= min - RATE_TOLERANCE && r <= max + RATE_TOLERANCE);
 }
 
@@ -184,10 +157,10 @@ function nearestRate(fps: number, candidates: number[]): number {
 }
 
 function rateAllowed(fps: number, th: Thresholds): boolean {
-  const listed = numberList(th, 'frameRates');
+  const listed = optionalNumbers(th, 'frameRates');
   if (listed) return listed.some((r) => Math.abs(r - fps) <= RATE_TOLERANCE);
-  const min = numberValue(th, 'minFps') ?? 0;
-  const max = numberValue(th, 'maxFps') ?? Infinity;
+  const min = optionalNumber(th, 'minFps') ?? 0;
+  const max = optionalNumber(th, 'maxFps') ?? Infinity;
   return fps >= min - RATE_TOLERANCE && fps <= max + RATE_TOLERANCE;
 }
 
@@ -195,7 +168,7 @@ function rateAllowed(fps: number, th: Thresholds): boolean {
 // Video checks
 
 function checkContainer({ media, th, severity }: Scope, key: 'containers' | 'audioContainers'): Finding[] {
-  const allowed = stringList(th, key);
+  const allowed = optionalStrings(th, key);
   const container = containerOf(media);
   if (!allowed || allowed.includes(container)) return [];
   return [
@@ -212,7 +185,7 @@ function checkContainer({ media, th, severity }: Scope, key: 'containers' | 'aud
 }
 
 function checkVideoCodec({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  const allowed = stringList(th, 'videoCodecs');
+  const allowed = optionalStrings(th, 'videoCodecs');
   if (!allowed || allowed.includes(video.codec)) return [];
   return [
     {
@@ -230,7 +203,7 @@ function checkVideoCodec({ th, severity }: Scope, video: VideoStreamInfo): Findi
 const TONEMAP_TO_SDR = 'zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv';
 
 function checkHdr({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  if (!video.hdr || booleanValue(th, 'hdrAllowed') !== false) return [];
+  if (!video.hdr || optionalFlag(th, 'hdrAllowed') !== false) return [];
   return [
     {
       check: 'hdr',
@@ -247,7 +220,7 @@ function checkHdr({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
 }
 
 function checkPixelFormat({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  const allowed = stringList(th, 'pixelFormats');
+  const allowed = optionalStrings(th, 'pixelFormats');
   if (!allowed || !video.pixelFormat || video.hdr || allowed.includes(video.pixelFormat)) return [];
   return [
     {
@@ -264,7 +237,7 @@ function checkPixelFormat({ th, severity }: Scope, video: VideoStreamInfo): Find
 
 function checkResolution(scope: Scope, video: VideoStreamInfo): Finding[] {
   const { th, severity } = scope;
-  const minShortSide = numberValue(th, 'minShortSidePx');
+  const minShortSide = optionalNumber(th, 'minShortSidePx');
   const shortSide = Math.min(video.displayWidth, video.displayHeight);
   const display = sizeLabel(video.displayWidth, video.displayHeight);
   if (minShortSide !== null && shortSide < minShortSide) {
@@ -273,8 +246,8 @@ function checkResolution(scope: Scope, video: VideoStreamInfo): Finding[] {
         check: 'resolution',
         severity,
         summary: `Picture ${display} is below ${minShortSide} lines`,
-        evidence: evidence(th, 'minShortSidePx', display, { shortSidePx: shortSide, recommendedShortSidePx: numberValue(th, 'recommendedShortSidePx') }),
-        advice: `Re-render or re-export from the source at ${numberValue(th, 'recommendedShortSidePx') ?? minShortSide} lines or more; upscaling this file adds no detail.`,
+        evidence: evidence(th, 'minShortSidePx', display, { shortSidePx: shortSide, recommendedShortSidePx: optionalNumber(th, 'recommendedShortSidePx') }),
+        advice: `Re-render or re-export from the source at ${optionalNumber(th, 'recommendedShortSidePx') ?? minShortSide} lines or more; upscaling this file adds no detail.`,
         reachable: false,
       },
     ];
@@ -291,7 +264,7 @@ const aspectOf = (size: string): number => {
 const SAME_SHAPE_TOLERANCE = 0.02;
 
 function checkFrameSize({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  const sizes = stringList(th, 'frameSizes');
+  const sizes = optionalStrings(th, 'frameSizes');
   const display = sizeLabel(video.displayWidth, video.displayHeight);
   if (!sizes || sizes.includes(display)) return [];
   const ratio = video.displayWidth / video.displayHeight;
@@ -317,7 +290,7 @@ function checkFrameSize({ th, severity }: Scope, video: VideoStreamInfo): Findin
 function checkFrameRate(scope: Scope, video: VideoStreamInfo): Finding[] {
   const { th, severity } = scope;
   const candidates = allowedRates(th);
-  if (video.variableFrameRate && booleanValue(th, 'variableFrameRateAllowed') === false) {
+  if (video.variableFrameRate && optionalFlag(th, 'variableFrameRateAllowed') === false) {
     const target = nearestRate(video.avgFps || video.fps, candidates);
     return [
       {
@@ -333,7 +306,7 @@ function checkFrameRate(scope: Scope, video: VideoStreamInfo): Finding[] {
   }
   if (!(video.fps > 0) || rateAllowed(video.fps, th)) return [];
   const target = nearestRate(video.fps, candidates);
-  const key = numberList(th, 'frameRates') ? 'frameRates' : video.fps < (numberValue(th, 'minFps') ?? 0) ? 'minFps' : 'maxFps';
+  const key = optionalNumbers(th, 'frameRates') ? 'frameRates' : video.fps < (optionalNumber(th, 'minFps') ?? 0) ? 'minFps' : 'maxFps';
   return [
     {
       check: 'frame_rate',
@@ -348,13 +321,13 @@ function checkFrameRate(scope: Scope, video: VideoStreamInfo): Finding[] {
 }
 
 function describeRates(th: Thresholds): string {
-  const listed = numberList(th, 'frameRates');
+  const listed = optionalNumbers(th, 'frameRates');
   if (listed) return `${listed.join('/')} fps`;
-  return `${numberValue(th, 'minFps') ?? 0}..${numberValue(th, 'maxFps') ?? '∞'} fps`;
+  return `${optionalNumber(th, 'minFps') ?? 0}..${optionalNumber(th, 'maxFps') ?? '∞'} fps`;
 }
 
 function checkInterlace({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  if (scanOf(video) !== 'interlaced' || booleanValue(th, 'interlacedAllowed') !== false) return [];
+  if (scanOf(video) !== 'interlaced' || optionalFlag(th, 'interlacedAllowed') !== false) return [];
   return [
     {
       check: 'interlaced',
@@ -369,7 +342,7 @@ function checkInterlace({ th, severity }: Scope, video: VideoStreamInfo): Findin
 }
 
 function checkRotation({ th, severity }: Scope, video: VideoStreamInfo): Finding[] {
-  if (video.rotation === 0 || booleanValue(th, 'rotationMetadataAllowed') !== false) return [];
+  if (video.rotation === 0 || optionalFlag(th, 'rotationMetadataAllowed') !== false) return [];
   return [
     {
       check: 'rotation_metadata',
@@ -389,7 +362,7 @@ function checkRotation({ th, severity }: Scope, video: VideoStreamInfo): Finding
 function checkAudio(scope: Scope): Finding[] {
   const { media, th, severity } = scope;
   if (!media.audio) {
-    if (booleanValue(th, 'audioRequired') !== true || media.kind !== 'video') return [];
+    if (optionalFlag(th, 'audioRequired') !== true || media.kind !== 'video') return [];
     return [
       {
         check: 'audio_missing',
@@ -405,7 +378,7 @@ function checkAudio(scope: Scope): Finding[] {
 }
 
 function checkAudioCodec({ media, th, severity }: Scope): Finding[] {
-  const allowed = stringList(th, 'audioCodecs');
+  const allowed = optionalStrings(th, 'audioCodecs');
   const codec = media.audio!.codec;
   if (!allowed || allowed.includes(codec)) return [];
   return [
@@ -422,7 +395,7 @@ function checkAudioCodec({ media, th, severity }: Scope): Finding[] {
 }
 
 function checkSampleRate({ media, th, severity }: Scope): Finding[] {
-  const allowed = numberList(th, 'sampleRatesHz');
+  const allowed = optionalNumbers(th, 'sampleRatesHz');
   const rate = media.audio!.sampleRate;
   if (!allowed || allowed.includes(rate)) return [];
   const target = allowed.includes(48000) ? 48000 : allowed[0];
@@ -440,7 +413,7 @@ function checkSampleRate({ media, th, severity }: Scope): Finding[] {
 }
 
 function checkChannels({ media, th, severity }: Scope): Finding[] {
-  const allowed = numberList(th, 'audioChannels');
+  const allowed = optionalNumbers(th, 'audioChannels');
   const channels = effectiveChannels(media);
   if (!allowed || allowed.includes(channels)) return [];
   const target = channels > 2 ? 2 : (allowed.find((c) => c >= channels) ?? 2);
@@ -463,7 +436,7 @@ function checkChannels({ media, th, severity }: Scope): Finding[] {
 }
 
 function checkAudioStreams({ media, th, severity }: Scope): Finding[] {
-  const max = numberValue(th, 'maxAudioStreams');
+  const max = optionalNumber(th, 'maxAudioStreams');
   if (max === null || media.audioStreamCount <= max) return [];
   return [
     {
@@ -520,7 +493,7 @@ function matrixNote(video: VideoStreamInfo | null): { matrix: string; advice: st
 function checkLegalLevels(scope: Scope, ctx: GateContext): Finding[] {
   const { th, severity } = scope;
   const levels = ctx.signals.video?.legalLevels;
-  const allowance = numberValue(th, 'legalLevelsAreaAllowancePct');
+  const allowance = optionalNumber(th, 'legalLevelsAreaAllowancePct');
   if (!levels || allowance === null) return [];
   const frame = 1 / ctx.timecodeFps;
   const note = matrixNote(scope.media.video);
@@ -533,7 +506,7 @@ function checkLegalLevels(scope: Scope, ctx: GateContext): Finding[] {
       severity,
       summary: `${round(worst.outOfRangePct, 2)} % of the picture outside R 103 −5 %..105 % (allowance ${allowance} %) in ${group.length} sample${group.length > 1 ? 's' : ''}`,
       evidence: evidence(th, 'legalLevelsAreaAllowancePct', round(worst.outOfRangePct, 3), {
-        window: valueOf(th, 'legalLevelsCodeRange8bit'),
+        window: thresholdNumbers(th, 'legalLevelsCodeRange8bit'),
         samples: group.slice(0, MAX_SAMPLES_IN_EVIDENCE).map((s) => ({ atSeconds: round(s.atSeconds, 3), outOfRangePct: round(s.outOfRangePct, 3) })),
         samplesInSpan: group.length,
         samplesMeasured: levels.samples,
@@ -556,11 +529,11 @@ function checkLegalLevels(scope: Scope, ctx: GateContext): Finding[] {
 
 function checkImage({ media, th }: Scope, video: VideoStreamInfo): Finding[] {
   const findings: Finding[] = [];
-  const formats = stringList(th, 'imageFormats');
+  const formats = optionalStrings(th, 'imageFormats');
   const format = imageFormatOf(video);
-  const minWidth = numberValue(th, 'imageMinWidthPx');
-  const maxBytes = numberValue(th, 'imageMaxBytes');
-  const smallerJpeg = `ffmpeg -i ${quote(basename(media.path))} -vf "scale='min(1280,iw)':-2" -q:v 3 ${quote(outputName(media, 'jpg'))}`;
+  const minWidth = optionalNumber(th, 'imageMinWidthPx');
+  const maxBytes = optionalNumber(th, 'imageMaxBytes');
+  const smallerJpeg = `ffmpeg -i ${shellQuote(basename(media.path))} -vf "scale='min(1280,iw)':-2" -q:v 3 ${shellQuote(outputName(media, 'jpg'))}`;
   if (formats && !formats.includes(format)) {
     findings.push({
       check: 'image_format',
@@ -576,8 +549,8 @@ function checkImage({ media, th }: Scope, video: VideoStreamInfo): Finding[] {
       check: 'image_width',
       severity: 'BLOCK',
       summary: `Image is ${video.displayWidth} px wide, below the ${minWidth} px minimum`,
-      evidence: evidence(th, 'imageMinWidthPx', video.displayWidth, { recommended: valueOf(th, 'imageRecommendedSize') }),
-      advice: `Export the image again at ${valueOf(th, 'imageRecommendedSize') ?? `${minWidth} px wide or more`}; upscaling adds no detail.`,
+      evidence: evidence(th, 'imageMinWidthPx', video.displayWidth, { recommended: thresholdText(th, 'imageRecommendedSize') }),
+      advice: `Export the image again at ${thresholdText(th, 'imageRecommendedSize')}; upscaling adds no detail.`,
       reachable: false,
     });
   }
@@ -627,7 +600,8 @@ const AUDIO_ENCODER: Record<string, string[]> = {
 const OUTPUT_CONTAINER: Record<ConformFamily, string> = { web: 'mp4', podcast: 'mp4', broadcast: 'mov' };
 const CONTAINERS_FOR_AUDIO_CODEC: Record<string, string> = { mp3: 'mp3', aac: 'm4a', pcm_s24le: 'wav', pcm_s16le: 'wav', flac: 'flac' };
 
-function quote(value: string): string {
+/** A file name as a shell word: quoted when it holds anything but word characters, dots, dashes and slashes. */
+function shellQuote(value: string): string {
   return /^[\w.\-/]+$/.test(value) ? value : `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
@@ -638,7 +612,7 @@ function outputName(media: MediaInfo, extension: string): string {
 }
 
 function targetAudioCodec(media: MediaInfo, th: Thresholds): string {
-  const allowed = stringList(th, 'audioCodecs') ?? ['aac'];
+  const allowed = optionalStrings(th, 'audioCodecs') ?? ['aac'];
   const current = media.audio?.codec ?? '';
   if (allowed.includes(current) && AUDIO_ENCODER[current]) return current;
   return allowed.find((c) => AUDIO_ENCODER[c]) ?? 'aac';
@@ -646,7 +620,7 @@ function targetAudioCodec(media: MediaInfo, th: Thresholds): string {
 
 function outputContainer(media: MediaInfo, th: Thresholds, family: ConformFamily, audioCodec: string): string {
   const key = media.kind === 'audio' ? 'audioContainers' : 'containers';
-  const allowed = stringList(th, key) ?? [];
+  const allowed = optionalStrings(th, key) ?? [];
   const current = containerOf(media);
   if (allowed.includes(current)) return current;
   if (media.kind === 'audio') return CONTAINERS_FOR_AUDIO_CODEC[audioCodec] ?? allowed[0] ?? 'm4a';
@@ -709,7 +683,7 @@ function conformCommand(media: MediaInfo, th: Thresholds, delivery: DeliveryProf
   const args = [...streamMaps(media, family), ...videoArgs(media, fix, family), ...audioArgs(media, th, fix)];
   if (container === 'mp4' || container === 'mov' || container === 'm4a') args.push('-movflags', '+faststart');
   const rendered = args.map((a) => (a.includes(',') || a.includes(' ') || a.includes("'") ? `"${a}"` : a));
-  return ['ffmpeg', '-i', quote(basename(media.path)), ...rendered, quote(outputName(media, container))].join(' ');
+  return ['ffmpeg', '-i', shellQuote(basename(media.path)), ...rendered, shellQuote(outputName(media, container))].join(' ');
 }
 
 const COMMAND_NOTE: Record<ConformFamily, string> = {
@@ -763,7 +737,7 @@ function findingsFor(scope: Scope, ctx: GateContext): Finding[] {
 
 function runFormatSpec(ctx: GateContext): ReturnType<GateDefinition['run']> {
   const delivery = ctx.deliveryProfile.id as DeliveryProfileId;
-  const scope: Scope = { media: ctx.media, th: ctx.thresholds, severity: severityValue(ctx.thresholds, 'deviationSeverity', 'WATCH') };
+  const scope: Scope = { media: ctx.media, th: ctx.thresholds, severity: thresholdSeverity(ctx.thresholds, 'deviationSeverity') };
   const findings = findingsFor(scope, ctx);
   const reEncodable = findings.filter((f) => f.fix);
   const command = reEncodable.length ? conformCommand(ctx.media, ctx.thresholds, delivery, reEncodable) : null;
@@ -775,9 +749,11 @@ function runFormatSpec(ctx: GateContext): ReturnType<GateDefinition['run']> {
 // shorts_format
 
 
-function parseAspect(value: unknown): number | null {
-  const m = typeof value === 'string' ? /^(\d+):(\d+)$/.exec(value) : null;
-  return m ? Number(m[1]) / Number(m[2]) : null;
+/** "9:16" → 0.5625; anything else is a mistake in the threshold table. */
+function parseAspect(value: string): number {
+  const m = /^(\d+):(\d+)$/.exec(value);
+  if (!m) throw new Error(`threshold recommendedAspect is not an aspect such as 9:16: ${value}`);
+  return Number(m[1]) / Number(m[2]);
 }
 
 function orientationOf(video: VideoStreamInfo): 'vertical' | 'square' | 'landscape' {
@@ -787,11 +763,11 @@ function orientationOf(video: VideoStreamInfo): 'vertical' | 'square' | 'landsca
 
 function padCommand(media: MediaInfo): string {
   const pad = 'scale=1080:1920:force_original_aspect_ratio=decrease,pad=1080:1920:(ow-iw)/2:(oh-ih)/2';
-  return `ffmpeg -i ${quote(basename(media.path))} -vf "${pad}" ${VIDEO_ENCODER.web.join(' ')} -c:a copy -movflags +faststart ${quote(outputName(media, 'mp4'))}`;
+  return `ffmpeg -i ${shellQuote(basename(media.path))} -vf "${pad}" ${VIDEO_ENCODER.web.join(' ')} -c:a copy -movflags +faststart ${shellQuote(outputName(media, 'mp4'))}`;
 }
 
 function shortsShape(media: MediaInfo, video: VideoStreamInfo, th: Thresholds): FlagDraft[] {
-  const maxRatio = numberValue(th, 'maxWidthToHeight') ?? 1;
+  const maxRatio = threshold(th, 'maxWidthToHeight');
   const ratio = video.displayWidth / video.displayHeight;
   const display = sizeLabel(video.displayWidth, video.displayHeight);
   if (ratio > maxRatio) {
@@ -812,16 +788,16 @@ function shortsShape(media: MediaInfo, video: VideoStreamInfo, th: Thresholds): 
       },
     ];
   }
-  const target = parseAspect(valueOf(th, 'recommendedAspect'));
-  const tolerance = (numberValue(th, 'aspectTolerancePct') ?? 2) / 100;
-  if (target === null || Math.abs(ratio - target) <= target * tolerance) return [];
+  const target = parseAspect(thresholdText(th, 'recommendedAspect'));
+  const tolerance = threshold(th, 'aspectTolerancePct') / 100;
+  if (Math.abs(ratio - target) <= target * tolerance) return [];
   return [
     {
       severity: 'WATCH',
       start: 0,
       end: media.durationSeconds,
-      summary: `Picture ${display} qualifies (square or taller) but is not ${valueOf(th, 'recommendedAspect')}: it will not fill the phone screen`,
-      evidence: evidence(th, 'recommendedAspect', round(ratio, 4), { displaySize: display, aspectTolerancePct: valueOf(th, 'aspectTolerancePct') }),
+      summary: `Picture ${display} qualifies (square or taller) but is not ${thresholdText(th, 'recommendedAspect')}: it will not fill the phone screen`,
+      evidence: evidence(th, 'recommendedAspect', round(ratio, 4), { displaySize: display, aspectTolerancePct: threshold(th, 'aspectTolerancePct') }),
       repair: {
         action: 're_render_from_source',
         reachable: false,
@@ -833,9 +809,9 @@ function shortsShape(media: MediaInfo, video: VideoStreamInfo, th: Thresholds): 
 }
 
 function shortsDuration(media: MediaInfo, th: Thresholds): FlagDraft[] {
-  const max = numberValue(th, 'maxDurationSeconds');
-  if (max === null || media.durationSeconds <= max) return [];
-  const trim = `ffmpeg -i ${quote(basename(media.path))} -t ${max} ${VIDEO_ENCODER.web.join(' ')} -c:a aac -b:a 192k -movflags +faststart ${quote(outputName(media, 'mp4'))}`;
+  const max = threshold(th, 'maxDurationSeconds');
+  if (media.durationSeconds <= max) return [];
+  const trim = `ffmpeg -i ${shellQuote(basename(media.path))} -t ${max} ${VIDEO_ENCODER.web.join(' ')} -c:a aac -b:a 192k -movflags +faststart ${shellQuote(outputName(media, 'mp4'))}`;
   return [
     {
       severity: 'BLOCK',
@@ -854,11 +830,11 @@ function shortsDuration(media: MediaInfo, th: Thresholds): FlagDraft[] {
 }
 
 function shortsResolution(media: MediaInfo, video: VideoStreamInfo, th: Thresholds): FlagDraft[] {
-  const recommended = numberValue(th, 'recommendedWidthPx');
-  const minimum = numberValue(th, 'minWidthPx');
+  const recommended = threshold(th, 'recommendedWidthPx');
+  const minimum = threshold(th, 'minWidthPx');
   const width = video.displayWidth;
-  if (recommended === null || width >= recommended || video.displayWidth > video.displayHeight) return [];
-  const belowMinimum = minimum !== null && width < minimum;
+  if (width >= recommended || video.displayWidth > video.displayHeight) return [];
+  const belowMinimum = width < minimum;
   const display = sizeLabel(video.displayWidth, video.displayHeight);
   return [
     {

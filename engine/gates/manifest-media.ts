@@ -3,21 +3,22 @@
 // They read the manifest's typed fields; text_overlap, text_crop_jitter and hallucinated_plate_text also judge the text
 // read in the picture (engine/gates/text.ts), reporting both halves together.
 // Flags quote the manifest's own fields and never a server path: the manifest's directory only resolves contact sheets.
-import { hms, pct, quote, spanText } from './wording.js';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { Manifest, ManifestSegment, OnScreenText, TextBox } from '../sidecars/formats/manifest.js';
 import { jsonPath } from '../sidecars/formats/json-path.js';
 import { findPhrase, phraseWords, tokenize } from '../text/match.js';
 import type { AudioSignals, FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
-import { UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones, type UnderUi } from './ui-zones.js';
+import { exceeds, fallsBelow, reaches, severityBand } from './kit/bands.js';
+import { boxArea, boxBottom, boxShift, boxText, frameOverhangs, intersectionArea, roundedBox } from './kit/geometry.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { median, round } from './kit/stats.js';
+import { threshold, thresholdList, thresholdValues } from './kit/thresholds.js';
+import { UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones, type UnderUi } from './kit/ui-zones.js';
+import { fixed1, hms, pct, quote, reRunWithManifest, spanText } from './kit/wording.js';
 import { pixelCropJitter, pixelOverlap, pixelPlateText, textSignals, type PixelHalf } from './text.js';
-import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roundedBox } from '../text/boxes.js';
 
 const NEEDS_MANIFEST = 'needs manifest';
-/** Slack when comparing fractions and dB values with their thresholds. */
-const EPSILON = 1e-9;
 const DESCRIPTION_CHARS = 60;
 /** Segments named in the summary of a flag about several segments; the evidence lists up to EVIDENCE_SEGMENTS. */
 const SUMMARY_SEGMENTS = 3;
@@ -27,8 +28,6 @@ const SHEET_FRAMES = 12;
 const NO_PICTURE_TEXT = 'not read: this check has no picture';
 const NO_MANIFEST = 'not given: only text read in the picture is checked';
 
-const fixed1 = (value: number) => (Math.abs(value) < 0.05 ? 0 : value).toFixed(1);
-const reRun = (gate: string, what: string) => `Re-run the check with the updated manifest and checks=${gate}; expect ${what}.`;
 
 // ---------------------------------------------------------------- shared: segments, quoting, thresholds
 
@@ -61,12 +60,6 @@ const fieldPath = (...path: (string | number)[]) => jsonPath(['segments', ...pat
 
 function textFieldPath(segmentIndex: number, textIndex: number): string {
   return fieldPath(segmentIndex, 'onScreenText', textIndex);
-}
-
-function stringList(thresholds: GateThresholds, key: string): string[] {
-  const entry = thresholds[key];
-  if (!entry || !Array.isArray(entry.value)) throw new Error(`threshold ${key} missing or not a list`);
-  return entry.value.map(String);
 }
 
 /** A flag about several segments spans from the first one's start to the last one's end. */
@@ -215,7 +208,7 @@ function missingSheetFlag(check: SheetCheck): FlagDraft {
       action: outside ? 'move_contact_sheet' : 'render_contact_sheet',
       reachable: true,
       instruction: missingSheetInstruction(check, name),
-      verify: reRun('contact_sheet_evidence', `no contact_sheet_evidence flag for segments[${check.segment.index}]`),
+      verify: reRunWithManifest('contact_sheet_evidence', `no contact_sheet_evidence flag for segments[${check.segment.index}]`),
     },
   };
 }
@@ -233,7 +226,7 @@ function urlSheetFlag(check: SheetCheck): FlagDraft {
       action: 'localise_contact_sheet',
       reachable: true,
       instruction: `Save the contact sheet of ${name} next to the manifest and reference it by a relative path instead of the URL.`,
-      verify: reRun('contact_sheet_evidence', `no contact_sheet_evidence flag for segments[${check.segment.index}]`),
+      verify: reRunWithManifest('contact_sheet_evidence', `no contact_sheet_evidence flag for segments[${check.segment.index}]`),
     },
   };
 }
@@ -253,7 +246,7 @@ function unresolvableSheetsFlag(checks: SheetCheck[]): FlagDraft {
       action: 'supply_manifest_file',
       reachable: true,
       instruction: `Give the manifest as a file (manifest_path, or manifest.json in the sidecar folder) with its contact sheets beside it, so segments ${listNames(refs)} can be checked.`,
-      verify: reRun('contact_sheet_evidence', 'every contact sheet found'),
+      verify: reRunWithManifest('contact_sheet_evidence', 'every contact sheet found'),
     },
   };
 }
@@ -271,7 +264,7 @@ function undeclaredSheetsFlag(refs: SegmentRef[], total: number): FlagDraft {
       action: 'render_contact_sheet',
       reachable: true,
       instruction: `Render a contact sheet for ${none ? 'each segment' : listNames(refs)} (e.g. \`ffmpeg -ss <start> -t <duration> -i <input> -vf "fps=12/<duration>,scale=320:-2,tile=4x3" -frames:v 1 <sheet>\`), save it beside the manifest and declare it as the segment's contactSheet.`,
-      verify: reRun('contact_sheet_evidence', 'no contact_sheet_evidence flag'),
+      verify: reRunWithManifest('contact_sheet_evidence', 'no contact_sheet_evidence flag'),
     },
   };
 }
@@ -322,7 +315,7 @@ interface OpeningText {
 
 function openingTextState(text: OnScreenText, bandTop: number): OpeningTextState {
   if (!text.box) return 'no_box';
-  if (boxBottom(text.box) < bandTop - EPSILON) return 'above_band';
+  if (fallsBelow(boxBottom(text.box), bandTop)) return 'above_band';
   return text.approved === true ? 'footer' : 'unapproved_footer';
 }
 
@@ -379,7 +372,7 @@ function openingFooterFlag(opening: SegmentRef[], texts: OpeningText[], bandTop:
       action: 'add_footer_text',
       reachable: false,
       instruction: `In the first ${openingSeconds} s${where}: ${instruction}. Re-render the opening if the picture changes.`,
-      verify: reRun('opening_footer_text_presence', 'approved footer text in the opening and no opening_footer_text_presence flag'),
+      verify: reRunWithManifest('opening_footer_text_presence', 'approved footer text in the opening and no opening_footer_text_presence flag'),
     },
   };
 }
@@ -415,9 +408,9 @@ interface ScrubRules {
 
 function scrubRules(th: GateThresholds): ScrubRules {
   return {
-    clean: new Set(stringList(th, 'cleanStatuses').map((s) => phraseWords(s).join(' '))),
-    defects: stringList(th, 'blockStatuses'),
-    requiredKinds: stringList(th, 'scrubRequiredKinds'),
+    clean: new Set(thresholdList(th, 'cleanStatuses').map((s) => phraseWords(s).join(' '))),
+    defects: thresholdList(th, 'blockStatuses'),
+    requiredKinds: thresholdList(th, 'scrubRequiredKinds'),
   };
 }
 
@@ -458,7 +451,7 @@ function scrubFlag(segment: ManifestSegment, ref: SegmentRef, finding: ScrubFind
     end: ref.end,
     summary: m.summary,
     evidence: { segment: ref, field: fieldPath(ref.index, 'sourceScrub', 'status'), status, kind: segment.kind ?? null, finding },
-    repair: { action: m.action, reachable: false, instruction: m.instruction, verify: reRun('clean_segment_source_scrub', `no clean_segment_source_scrub flag for segments[${ref.index}]`) },
+    repair: { action: m.action, reachable: false, instruction: m.instruction, verify: reRunWithManifest('clean_segment_source_scrub', `no clean_segment_source_scrub flag for segments[${ref.index}]`) },
   };
 }
 
@@ -523,7 +516,7 @@ function collectUses(segments: ManifestSegment[], continuationGap: number): Asse
     const entry = byKey.get(key) ?? { key, visualFile: segment.visualFile, uses: [] };
     byKey.set(key, entry);
     const previous = segments[index - 1];
-    const continues = previous?.visualFile?.trim() && assetKey(previous.visualFile) === key && segment.start - previous.end <= continuationGap + EPSILON;
+    const continues = previous?.visualFile?.trim() && assetKey(previous.visualFile) === key && !exceeds(segment.start - previous.end, continuationGap);
     if (continues) entry.uses[entry.uses.length - 1].push(ref);
     else entry.uses.push([ref]);
   });
@@ -549,7 +542,7 @@ function rejectedFlag(segment: ManifestSegment, ref: SegmentRef, entry: { index:
       action: 'replace_asset',
       reachable: false,
       instruction: `Replace ${file} in ${name} with an accepted asset and re-render ${spanText(ref.start, ref.end)}; if the rejection was a mistake, remove it from assetTriage.rejected.`,
-      verify: reRun('asset_triage_reuse_manifest', `no asset_triage_reuse_manifest flag for segments[${ref.index}]`),
+      verify: reRunWithManifest('asset_triage_reuse_manifest', `no asset_triage_reuse_manifest flag for segments[${ref.index}]`),
     },
   };
 }
@@ -572,7 +565,7 @@ function undeclaredReuseFlag(asset: AssetUses): FlagDraft {
       action: 'declare_reuse',
       reachable: true,
       instruction: `If reusing ${file} is deliberate, add it to assetTriage.reused; otherwise replace it in ${segmentName(repeat)} and the later uses with a fresh asset and re-render those spans.`,
-      verify: reRun('asset_triage_reuse_manifest', `no asset_triage_reuse_manifest flag for ${file}`),
+      verify: reRunWithManifest('asset_triage_reuse_manifest', `no asset_triage_reuse_manifest flag for ${file}`),
     },
   };
 }
@@ -595,7 +588,7 @@ function noTriageFlag(reused: AssetUses[]): FlagDraft {
       action: 'declare_reuse',
       reachable: true,
       instruction: `Record the asset triage in the manifest: assetTriage.reused listing the deliberately reused assets (${files.join(', ')}) and assetTriage.rejected listing rejected ones; replace any reuse that was not deliberate.`,
-      verify: reRun('asset_triage_reuse_manifest', 'no asset_triage_reuse_manifest flag'),
+      verify: reRunWithManifest('asset_triage_reuse_manifest', 'no asset_triage_reuse_manifest flag'),
     },
   };
 }
@@ -650,12 +643,6 @@ interface MeasuredLevel {
   windows: number;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /** Windows of a meter series lying wholly inside [start, end] (media time). */
 function windowsInside(series: (number | null)[], a: AudioSignals, start: number, end: number, width: number): (number | null)[] {
   const steps = (seconds: number) => (seconds - a.startSeconds) / SERIES_STEP_SECONDS;
@@ -701,7 +688,7 @@ function balanceFlag(ref: SegmentRef, voice: number, music: number, severity: Se
       action: 'rebalance_mix',
       reachable: false,
       instruction: `Lower the music under ${name} by at least ${fixed1(lowerBy)} dB (to ${fixed1(voice - watch)} dB or below, ${watch} dB under the voice) or duck it while the voice speaks, re-render the mix for ${spanText(ref.start, ref.end)} and update mix.musicDb.`,
-      verify: reRun('voiceover_music_balance', `no voiceover_music_balance flag for segments[${ref.index}]`),
+      verify: reRunWithManifest('voiceover_music_balance', `no voiceover_music_balance flag for segments[${ref.index}]`),
     },
   };
 }
@@ -732,15 +719,13 @@ function mismatchFlag(ref: SegmentRef, voice: number, music: number | undefined,
       action: 'check_mix_metadata',
       reachable: false,
       instruction: `Check that the mix levels of ${name} describe this render (same export, same scale, LUFS or dBFS): correct mix.voiceDb/mix.musicDb in the manifest, or re-export the mix of ${spanText(ref.start, ref.end)} if the render is wrong.`,
-      verify: reRun('voiceover_music_balance', `no voiceover_music_balance flag for segments[${ref.index}]`),
+      verify: reRunWithManifest('voiceover_music_balance', `no voiceover_music_balance flag for segments[${ref.index}]`),
     },
   };
 }
 
 function balanceSeverity(margin: number, th: GateThresholds): Severity | null {
-  if (margin < threshold(th, 'blockBelowDb') - EPSILON) return 'BLOCK';
-  if (margin < threshold(th, 'watchBelowDb') - EPSILON) return 'WATCH';
-  return null;
+  return severityBand(margin, threshold(th, 'watchBelowDb'), threshold(th, 'blockBelowDb'), fallsBelow);
 }
 
 interface MixComparison {
@@ -753,7 +738,7 @@ function compareWithRender(a: AudioSignals, ref: SegmentRef, voice: number, musi
   if (!measured) return null;
   const expected = powerSumDb(music === undefined ? [voice] : [voice, music]);
   const difference = measured.lufs === null ? null : round(measured.lufs - expected, 1);
-  const mismatch = difference === null || Math.abs(difference) > mismatchDb + EPSILON;
+  const mismatch = difference === null || exceeds(Math.abs(difference), mismatchDb);
   return { flag: mismatch ? mismatchFlag(ref, voice, music, measured, mismatchDb) : null, differenceDb: difference };
 }
 
@@ -794,18 +779,11 @@ function voiceoverMusicBalance(ctx: GateContext): GateResult {
 
 // ---------------------------------------------------------------- text_crop_jitter
 
-const EDGES: { edge: string; overhang: (b: TextBox) => number }[] = [
-  { edge: 'left', overhang: (b) => -b.x },
-  { edge: 'top', overhang: (b) => -b.y },
-  { edge: 'right', overhang: (b) => boxRight(b) - 1 },
-  { edge: 'bottom', overhang: (b) => boxBottom(b) - 1 },
-];
-
 function cutFlag(d: DeclaredText, th: GateThresholds): FlagDraft | null {
-  const crossed = EDGES.map((e) => ({ edge: e.edge, overhang: e.overhang(d.box) })).filter((e) => e.overhang > EPSILON);
+  const crossed = frameOverhangs(d.box).filter((e) => exceeds(e.overhang, 0));
   if (crossed.length === 0) return null;
   const worst = Math.max(...crossed.map((e) => e.overhang));
-  const severity: Severity = worst > threshold(th, 'edgeOverhangBlockFraction') + EPSILON ? 'BLOCK' : 'WATCH';
+  const severity: Severity = exceeds(worst, threshold(th, 'edgeOverhangBlockFraction')) ? 'BLOCK' : 'WATCH';
   const name = segmentName(d.segment);
   const text = quote(d.text);
   const edges = crossed.length > 1 ? `${crossed.map((e) => e.edge).join(' and ')} edges` : `${crossed[0].edge} edge`;
@@ -819,7 +797,7 @@ function cutFlag(d: DeclaredText, th: GateThresholds): FlagDraft | null {
       action: 'move_text',
       reachable: false,
       instruction: `Move or shrink ${text} in ${name} so its whole box is inside the frame (now ${boxText(d.box)}), ideally inside the 90 % graphics-safe area, re-render ${spanText(d.segment.start, d.segment.end)} and update the box.`,
-      verify: reRun('text_crop_jitter', `no text_crop_jitter flag for ${textFieldPath(d.segment.index, d.textIndex)}`),
+      verify: reRunWithManifest('text_crop_jitter', `no text_crop_jitter flag for ${textFieldPath(d.segment.index, d.textIndex)}`),
     },
   };
 }
@@ -846,7 +824,7 @@ function jitterFlag(before: DeclaredText, after: DeclaredText, shift: number, th
       action: 'align_text',
       reachable: false,
       instruction: `Give ${text} the same box in segments[${before.segment.index}] and segments[${after.segment.index}] (before ${boxText(before.box)}, after ${boxText(after.box)}) so it does not jump at ${cut}, and re-render ${spanText(after.segment.start, after.segment.end)}; if the move is meant, make it a clear reposition or an animated move.`,
-      verify: reRun('text_crop_jitter', `no text_crop_jitter flag at ${cut}`),
+      verify: reRunWithManifest('text_crop_jitter', `no text_crop_jitter flag at ${cut}`),
     },
   };
 }
@@ -863,7 +841,7 @@ function scanJitter(segments: ManifestSegment[], th: GateThresholds): JitterScan
   const watch = threshold(th, 'jitterWatchFraction');
   const intentional = threshold(th, 'intentionalMoveFraction');
   for (let i = 1; i < segments.length; i++) {
-    if (segments[i].start - segments[i - 1].end > threshold(th, 'adjacentGapSeconds') + EPSILON) continue;
+    if (exceeds(segments[i].start - segments[i - 1].end, threshold(th, 'adjacentGapSeconds'))) continue;
     const before = new Map<string, DeclaredText>();
     for (const d of boxedTexts(segments[i - 1], i - 1)) if (!before.has(textKey(d.text))) before.set(textKey(d.text), d);
     for (const after of boxedTexts(segments[i], i)) {
@@ -873,7 +851,7 @@ function scanJitter(segments: ManifestSegment[], th: GateThresholds): JitterScan
       const shift = boxShift(previous.box, after.box);
       scan.compared++;
       scan.largestShift = Math.max(scan.largestShift, shift);
-      if (shift > watch + EPSILON && shift < intentional - EPSILON) scan.flags.push(jitterFlag(previous, after, shift, th));
+      if (exceeds(shift, watch) && fallsBelow(shift, intentional)) scan.flags.push(jitterFlag(previous, after, shift, th));
     }
   }
   return scan;
@@ -903,12 +881,6 @@ function declaredCropJitter(manifest: Manifest, th: GateThresholds): GateResult 
 
 // ---------------------------------------------------------------- text_overlap
 
-function severityAtLeast(value: number, watch: number, block: number): Severity | null {
-  if (value >= block - EPSILON) return 'BLOCK';
-  if (value > watch + EPSILON) return 'WATCH';
-  return null;
-}
-
 function overlapFlag(a: DeclaredText, b: DeclaredText, ratio: number, severity: Severity, th: GateThresholds): FlagDraft {
   const name = segmentName(a.segment);
   const [ta, tb] = [quote(a.text), quote(b.text)];
@@ -922,7 +894,7 @@ function overlapFlag(a: DeclaredText, b: DeclaredText, ratio: number, severity: 
       action: 'move_text',
       reachable: false,
       instruction: `Move or shrink ${ta} (${boxText(a.box)}) or ${tb} (${boxText(b.box)}) in ${name} so their boxes no longer overlap, or merge them into one text block; re-render ${spanText(a.segment.start, a.segment.end)} and update the boxes.`,
-      verify: reRun('text_overlap', `no text_overlap flag for segments[${a.segment.index}]`),
+      verify: reRunWithManifest('text_overlap', `no text_overlap flag for segments[${a.segment.index}]`),
     },
   };
 }
@@ -937,7 +909,7 @@ function overlapFlags(texts: DeclaredText[], th: GateThresholds): { flags: FlagD
       out.pairs++;
       const ratio = intersectionArea(a.box, b.box) / smaller;
       out.largest = Math.max(out.largest, ratio);
-      const severity = severityAtLeast(ratio, threshold(th, 'overlapWatchRatio'), threshold(th, 'overlapBlockRatio'));
+      const severity = severityBand(ratio, threshold(th, 'overlapWatchRatio'), threshold(th, 'overlapBlockRatio'), exceeds, reaches);
       if (severity) out.flags.push(overlapFlag(a, b, ratio, severity, th));
     }
   }
@@ -964,7 +936,7 @@ function uiZoneFlag(d: DeclaredText, { share, severity, zones }: UnderUi, z: UiZ
       action: 'move_text',
       reachable: false,
       instruction: `Move ${text} in ${name} into the area clear of platform UI (${clear} of the frame; now ${boxText(d.box)}), shrinking it if needed; re-render ${spanText(d.segment.start, d.segment.end)} and update the box.`,
-      verify: reRun('text_overlap', `no text_overlap flag for ${textFieldPath(d.segment.index, d.textIndex)}`),
+      verify: reRunWithManifest('text_overlap', `no text_overlap flag for ${textFieldPath(d.segment.index, d.textIndex)}`),
     },
   };
 }
@@ -1030,7 +1002,7 @@ function plateTextFlag(ref: SegmentRef, text: OnScreenText, textIndex: number): 
       action: 're_render_plate',
       reachable: false,
       instruction: `Re-generate the plate of ${name} without the lettering ${shown} (or paint it out) and re-render ${spanText(ref.start, ref.end)}; if the text is meant to be there, set approved: true on ${field}.`,
-      verify: reRun('hallucinated_plate_text', `no hallucinated_plate_text flag for ${field}`),
+      verify: reRunWithManifest('hallucinated_plate_text', `no hallucinated_plate_text flag for ${field}`),
     },
   };
 }

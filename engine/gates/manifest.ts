@@ -1,11 +1,15 @@
 // Structure gates on the manifest sidecar: shot reuse, speaker binding, talking-head share, subject and narration
 // match, the hook, the end-screen tease and the re-hook cadence. Every rule reads typed manifest fields by name; free
 // text (narration, description) is only searched for names the manifest itself declares, as whole words and phrases.
-import { hms, spanText } from './wording.js';
 import type { Manifest, ManifestSegment, Marker } from '../sidecars/formats/manifest.js';
 import { containsPhrase, phraseWords } from '../text/match.js';
-import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity, VideoSignals } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, MediaInfo, Severity, VideoSignals } from '../types.js';
+import { exceeds, fallsBelow, severityBand } from './kit/bands.js';
+import { trimCommand } from './kit/commands.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { round } from './kit/stats.js';
+import { threshold, thresholdFlag, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
+import { hms, spanText } from './kit/wording.js';
 
 type Segment = ManifestSegment;
 type SegmentField = keyof Segment & string;
@@ -56,27 +60,9 @@ function listedRefs(segments: Segment[], indices: number[]) {
   return indices.slice(0, MAX_LISTED_SEGMENTS).map((i) => segmentRef(segments, i));
 }
 
-function severityAbove(value: number, watch: number, block: number): Severity | null {
-  if (value > block) return 'BLOCK';
-  if (value > watch) return 'WATCH';
-  return null;
-}
-
 function worse(a: Severity | null, b: Severity | null): Severity | null {
   if (a === 'BLOCK' || b === 'BLOCK') return 'BLOCK';
   return a ?? b;
-}
-
-function textThreshold(thresholds: GateThresholds, key: string): string {
-  const entry = thresholds[key];
-  if (!entry || typeof entry.value !== 'string') throw new Error(`threshold ${key} missing or not text`);
-  return entry.value;
-}
-
-function booleanThreshold(thresholds: GateThresholds, key: string): boolean {
-  const entry = thresholds[key];
-  if (!entry || typeof entry.value !== 'boolean') throw new Error(`threshold ${key} missing or not boolean`);
-  return entry.value;
 }
 
 /** The programme runs to the end of the media; a sidecar-only check falls back to the manifest's last end. */
@@ -198,8 +184,8 @@ function reuseFlag(segments: Segment[], uses: ShotUse[], n: number, th: GateThre
   const use = uses[n];
   const previous = uses[n - 1];
   const gapSeconds = previous ? use.start - previous.end : null;
-  const bySoonReuse = gapSeconds !== null && gapSeconds < threshold(th, 'minReuseGapSeconds') ? 'WATCH' : null;
-  const byUses = n + 1 >= threshold(th, 'blockUses') ? 'BLOCK' : n + 1 >= threshold(th, 'watchUses') ? 'WATCH' : null;
+  const bySoonReuse = gapSeconds !== null && fallsBelow(gapSeconds, threshold(th, 'minReuseGapSeconds')) ? 'WATCH' : null;
+  const byUses = severityBand(n + 1, threshold(th, 'watchUses'), threshold(th, 'blockUses'));
   let severity = worse(byUses, bySoonReuse);
   if (!severity) return null;
   // The pipeline declared the reuse deliberate: still worth a look, never a refusal.
@@ -270,7 +256,7 @@ function pictureRepeats(video: VideoSignals): PictureRepeat[] {
 }
 
 function pictureRepeatFlag(segments: Segment[], repeat: PictureRepeat, groupOf: number[], reused: Set<string>, th: GateThresholds): FlagDraft | null {
-  let severity: Severity | null = repeat.seconds >= threshold(th, 'pictureRepeatBlockSeconds') ? 'BLOCK' : repeat.seconds >= threshold(th, 'pictureRepeatWatchSeconds') ? 'WATCH' : null;
+  let severity = severityBand(repeat.seconds, threshold(th, 'pictureRepeatWatchSeconds'), threshold(th, 'pictureRepeatBlockSeconds'));
   if (!severity) return null;
   const at = segmentAt(segments, repeat.start);
   const source = segmentAt(segments, repeat.sourceStart);
@@ -482,7 +468,7 @@ function kindFields(segments: Segment[], indices: number[]): Record<string, unkn
 
 function shareFlag(segments: Segment[], runs: HeadRun[], total: number, programme: number, th: GateThresholds): FlagDraft | null {
   const sharePct = programme > 0 ? (100 * total) / programme : 0;
-  const severity = severityAbove(sharePct, threshold(th, 'watchSharePct'), threshold(th, 'blockSharePct'));
+  const severity = severityBand(sharePct, threshold(th, 'watchSharePct'), threshold(th, 'blockSharePct'), exceeds);
   if (!severity) return null;
   const indices = runs.flatMap((r) => r.segments);
   const longest = runs.reduce((a, b) => (runSeconds(b) > runSeconds(a) ? b : a));
@@ -517,7 +503,7 @@ function shareFlag(segments: Segment[], runs: HeadRun[], total: number, programm
 function runFlag(segments: Segment[], run: HeadRun, th: GateThresholds): FlagDraft | null {
   const seconds = runSeconds(run);
   const watch = threshold(th, 'runWatchSeconds');
-  const severity = severityAbove(seconds, watch, threshold(th, 'runBlockSeconds'));
+  const severity = severityBand(seconds, watch, threshold(th, 'runBlockSeconds'), exceeds);
   if (!severity) return null;
   const span = spanText(run.start, run.end);
   return {
@@ -710,7 +696,7 @@ function hookFlag(segments: Segment[], th: GateThresholds): FlagDraft | null {
   const watch = threshold(th, 'hookWatchStartSeconds');
   if (hookIndex < 0) {
     return {
-      severity: textThreshold(th, 'missingHookSeverity') === 'BLOCK' ? 'BLOCK' : 'WATCH',
+      severity: thresholdSeverity(th, 'missingHookSeverity'),
       start: 0,
       end: watch,
       summary: `No segment carries a hook marker; the programme opens with ${segmentLabel(segments, 0)}`,
@@ -730,7 +716,7 @@ function hookFlag(segments: Segment[], th: GateThresholds): FlagDraft | null {
     };
   }
   const hook = segments[hookIndex];
-  const severity = severityAbove(hook.start, watch, threshold(th, 'hookBlockStartSeconds'));
+  const severity = severityBand(hook.start, watch, threshold(th, 'hookBlockStartSeconds'), exceeds);
   if (!severity) return null;
   return {
     severity,
@@ -767,9 +753,9 @@ function deadOpening(segments: Segment[]): { seconds: number; segments: number[]
   return { seconds: end, segments: dead };
 }
 
-function openingFlag(segments: Segment[], th: GateThresholds): FlagDraft | null {
+function openingFlag(media: MediaInfo, segments: Segment[], th: GateThresholds): FlagDraft | null {
   const opening = deadOpening(segments);
-  const severity = severityAbove(opening.seconds, threshold(th, 'openingWatchSeconds'), threshold(th, 'openingBlockSeconds'));
+  const severity = severityBand(opening.seconds, threshold(th, 'openingWatchSeconds'), threshold(th, 'openingBlockSeconds'), exceeds);
   if (!severity) return null;
   const named = opening.segments.length > 0 ? opening.segments.map((i) => segmentLabel(segments, i)).join(', ') : `a gap before ${segmentLabel(segments, 0)}`;
   const span = spanText(0, opening.seconds);
@@ -795,7 +781,7 @@ function openingFlag(segments: Segment[], th: GateThresholds): FlagDraft | null 
       instruction:
         `Start on content: shorten or move ${opening.segments.length > 0 ? opening.segments.map((i) => segmentPath(i)).join(', ') : 'the lead-in gap'} (${span}) ` +
         `to at most ${threshold(th, 'openingWatchSeconds')} s, or open with the hook. If nothing in ${span} is needed, trim it: ` +
-        `ffmpeg -ss ${round(opening.seconds, 3)} -i <input> -c:v libx264 -c:a aac <output>`,
+        trimCommand(media, 'head', media.startSeconds + opening.seconds),
       verify: verify('first_three_seconds', span),
     },
   };
@@ -807,7 +793,7 @@ const firstThreeSeconds = withManifest('first_three_seconds', (ctx, manifest) =>
   const declared = markersDeclared(manifest);
   const hookIndex = segments.findIndex((s) => hasMarker(s, 'hook'));
   const opening = deadOpening(segments);
-  const flags = [declared ? hookFlag(segments, th) : null, openingFlag(segments, th)].filter((f): f is FlagDraft => f !== null);
+  const flags = [declared ? hookFlag(segments, th) : null, openingFlag(ctx.media, segments, th)].filter((f): f is FlagDraft => f !== null);
   return gateResult(
     'first_three_seconds',
     {
@@ -863,7 +849,7 @@ const endScreenTease = withManifest('end_screen_tease', (ctx, manifest) => {
   const th = ctx.thresholds;
   if (!markersDeclared(manifest)) return undeclared('end_screen_tease', 'needs manifest markers: no segment declares markers', { segments: segments.length, markersDeclared: false });
   const end = programmeEnd(ctx, manifest);
-  const required = booleanThreshold(th, 'requireCta') && end >= threshold(th, 'minProgrammeSeconds');
+  const required = thresholdFlag(th, 'requireCta') && end >= threshold(th, 'minProgrammeSeconds');
   const ctas = segments.filter((s) => hasMarker(s, 'cta'));
   const flag = required ? ctaFlag(segments, end, th) : null;
   return gateResult(

@@ -1,19 +1,16 @@
 // av_sync: container start offsets, audio/video duration mismatch, and, when the content carries a flash/beep
 // sync pattern, the offset measured between picture flashes and audio beeps.
 import type { FlagDraft, GateContext, GateDefinition, GateResult, VideoSignals } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { exceeds, reaches } from './kit/bands.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { median, round } from './kit/stats.js';
+import { threshold, thresholdValues } from './kit/thresholds.js';
 
 /** A flash is a run of at most this many frames at least FLASH_RISE brighter than the picture around it. */
 const FLASH_MAX_FRAMES = 4;
 const FLASH_RISE = 0.3;
 /** A flash and a beep further apart than this are not one sync event. */
 const PAIR_WINDOW_SECONDS = 0.5;
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** Media times of short bright flashes against darker surroundings. */
 export function detectFlashes(v: VideoSignals): number[] {
@@ -59,8 +56,8 @@ export function pairOffsets(flashes: number[], beeps: number[]): number[] {
 
 function offsetSeverity(ms: number, ctx: GateContext): 'BLOCK' | 'WATCH' | null {
   const th = ctx.thresholds;
-  if (ms > threshold(th, 'audioEarlyBlockMs') || -ms > threshold(th, 'audioLateBlockMs')) return 'BLOCK';
-  if (ms > threshold(th, 'audioEarlyWatchMs') || -ms > threshold(th, 'audioLateWatchMs')) return 'WATCH';
+  if (exceeds(ms, threshold(th, 'audioEarlyBlockMs')) || exceeds(-ms, threshold(th, 'audioLateBlockMs'))) return 'BLOCK';
+  if (exceeds(ms, threshold(th, 'audioEarlyWatchMs')) || exceeds(-ms, threshold(th, 'audioLateWatchMs'))) return 'WATCH';
   return null;
 }
 
@@ -101,8 +98,8 @@ function durationFlag(audioEnd: number, videoEnd: number, fps: number, ctx: Gate
   const watchLong = threshold(th, 'audioLongWatchSeconds');
   const block = threshold(th, 'durationMismatchBlockSeconds');
   let severity: 'BLOCK' | 'WATCH' | null = null;
-  if (Math.abs(diff) >= block) severity = 'BLOCK';
-  else if (shortBy > watchShort || diff > watchLong) severity = 'WATCH';
+  if (reaches(Math.abs(diff), block)) severity = 'BLOCK';
+  else if (exceeds(shortBy, watchShort) || exceeds(diff, watchLong)) severity = 'WATCH';
   if (!severity) return null;
   const shorter = diff < 0;
   const start = Math.min(audioEnd, videoEnd);

@@ -1,17 +1,18 @@
 // Gates on text read in the picture (OCR tracks from engine/ocr/): WCAG contrast, safe area and platform UI zones,
 // thumbnail readability, and the pixel halves of text_overlap, text_crop_jitter and hallucinated_plate_text.
-import { pct, quote, spanText } from './wording.js';
 import type { Manifest } from '../sidecars/formats/manifest.js';
 import { judgeWords } from '../ocr/lexicon.js';
 import { textKey, textSimilarity } from '../ocr/words.js';
-import { boxArea, boxBottom, boxRight, boxShift, boxText, intersectionArea, roundedBox, type FrameBox } from '../text/boxes.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Severity, TextSignals, TextTrack } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
-import { clearOfUi, UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones } from './ui-zones.js';
+import { EPSILON, exceeds, fallsBelow, reaches, severityBand } from './kit/bands.js';
+import { boxArea, boxShift, boxText, edgesTouched, insetBox, intersectionArea, outsideEdges, roundedBox, type FrameBox } from './kit/geometry.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { median, round } from './kit/stats.js';
+import { threshold, thresholdNumbers, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
+import { clearOfUi, UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones } from './kit/ui-zones.js';
+import { pct, quote, reRun, spanText } from './kit/wording.js';
 
-const EPSILON = 1e-9;
 const ratioText = (r: number) => `${round(r, 2).toFixed(2)}:1`;
-const reRun = (gate: string, what: string) => `Re-run the check with checks=${gate}; expect ${what}.`;
 
 
 /** Why a text gate cannot read the picture, or the OCR signals. */
@@ -54,17 +55,10 @@ function trackSpan(track: TextTrack, still: boolean): string {
 
 const isStill = (text: TextSignals) => text.sampleIntervalSeconds === 0;
 
-function medianOf(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 function trackContrast(track: TextTrack): { ratio: number; textIsLighter: boolean; lighter: number; darker: number } | null {
   const measured = track.observations.flatMap((o) => (o.contrast ? [o.contrast] : []));
-  const ratio = medianOf(measured.map((c) => c.ratio));
-  if (ratio === null) return null;
+  if (measured.length === 0) return null;
+  const ratio = median(measured.map((c) => c.ratio));
   const near = [...measured].sort((a, b) => Math.abs(a.ratio - ratio) - Math.abs(b.ratio - ratio))[0];
   return { ratio, textIsLighter: near.textIsLighter, lighter: near.lighterLuminance, darker: near.darkerLuminance };
 }
@@ -109,10 +103,10 @@ function textContrast(ctx: GateContext): GateResult {
     const c = trackContrast(track);
     if (!c) continue;
     ratios.push(c.ratio);
-    const large = track.heightFraction >= threshold(th, 'largeTextHeightFraction') - EPSILON;
+    const large = reaches(track.heightFraction, threshold(th, 'largeTextHeightFraction'));
     let severity: Severity | null = null;
-    if (c.ratio < threshold(th, 'largeTextMinRatio') - EPSILON) severity = 'BLOCK';
-    else if (!large && c.ratio < threshold(th, 'normalTextMinRatio') - EPSILON) severity = 'WATCH';
+    if (fallsBelow(c.ratio, threshold(th, 'largeTextMinRatio'))) severity = 'BLOCK';
+    else if (!large && fallsBelow(c.ratio, threshold(th, 'normalTextMinRatio'))) severity = 'WATCH';
     if (severity) flags.push(contrastFlag(track, c, large, severity, th, isStill(text)));
   }
   return gateResult('text_contrast', { ...ocrMeasurements(text), linesMeasured: ratios.length, lowestContrastRatio: ratios.length ? round(Math.min(...ratios), 2) : null }, flags);
@@ -120,27 +114,13 @@ function textContrast(ctx: GateContext): GateResult {
 
 // ---------------------------------------------------------------- text_safe_area
 
-function insetBox(margin: number): FrameBox {
-  return { x: margin, y: margin, w: 1 - 2 * margin, h: 1 - 2 * margin };
-}
-
-function outsideEdges(box: FrameBox, area: FrameBox): string[] {
-  const edges: [string, boolean][] = [
-    ['left', box.x < area.x - EPSILON],
-    ['top', box.y < area.y - EPSILON],
-    ['right', boxRight(box) > boxRight(area) + EPSILON],
-    ['bottom', boxBottom(box) > boxBottom(area) + EPSILON],
-  ];
-  return edges.filter(([, out]) => out).map(([edge]) => edge);
-}
-
 function safeAreaFlag(track: TextTrack, th: GateThresholds, still: boolean): FlagDraft | null {
   const graphics = insetBox(threshold(th, 'graphicsSafeMargin'));
   const action = insetBox(threshold(th, 'actionSafeMargin'));
   const outGraphics = outsideEdges(track.box, graphics);
   if (outGraphics.length === 0) return null;
   const outAction = outsideEdges(track.box, action);
-  const severity = (outAction.length ? String(th.actionSafeSeverity.value) : 'WATCH') as Severity;
+  const severity = outAction.length ? thresholdSeverity(th, 'actionSafeSeverity') : 'WATCH';
   const area = outAction.length ? 'action-safe (93 %)' : 'graphics-safe (90 %)';
   const text = quote(track.text);
   return {
@@ -228,8 +208,8 @@ function thumbnailLineFlags(track: TextTrack, aspect: number, th: GateThresholds
   const widthPx = threshold(th, 'thumbnailWidthPx');
   const heightPx = track.heightFraction * widthPx * aspect;
   const minPx = threshold(th, 'minTextHeightPx');
-  if (heightPx < minPx - EPSILON) {
-    const severity: Severity = heightPx < threshold(th, 'blockTextHeightPx') - EPSILON ? 'BLOCK' : 'WATCH';
+  const severity = severityBand(heightPx, minPx, threshold(th, 'blockTextHeightPx'), fallsBelow);
+  if (severity) {
     const factor = Math.ceil((minPx / heightPx) * 10) / 10;
     flags.push(
       thumbnailFlag(
@@ -245,7 +225,7 @@ function thumbnailLineFlags(track: TextTrack, aspect: number, th: GateThresholds
     );
   }
   const c = trackContrast(track);
-  if (c && c.ratio < threshold(th, 'minContrastRatio') - EPSILON) {
+  if (c && fallsBelow(c.ratio, threshold(th, 'minContrastRatio'))) {
     flags.push(
       thumbnailFlag(
         track,
@@ -261,9 +241,9 @@ function thumbnailLineFlags(track: TextTrack, aspect: number, th: GateThresholds
   }
   const margin = threshold(th, 'marginFraction');
   const edges = outsideEdges(track.box, insetBox(margin));
-  const [bx, by, bw, bh] = th.badgeZone.value as number[];
+  const [bx, by, bw, bh] = thresholdNumbers(th, 'badgeZone');
   const badge: FrameBox = { x: bx, y: by, w: bw, h: bh };
-  const underBadge = intersectionArea(track.box, badge) > EPSILON;
+  const underBadge = exceeds(intersectionArea(track.box, badge), 0);
   if (edges.length || underBadge) {
     const where = [edges.length ? `within ${pct(margin)} of the ${edges.join(' and ')} edge` : '', underBadge ? 'under the duration badge (bottom right)' : ''].filter(Boolean).join(' and ');
     flags.push(
@@ -330,7 +310,7 @@ export function pixelOverlap(text: TextSignals, th: GateThresholds): PixelHalf {
         pairs++;
         const smaller = Math.min(boxArea(oa.box), boxArea(ob.box));
         const ratio = smaller > 0 ? intersectionArea(oa.box, ob.box) / smaller : 0;
-        if (ratio <= watch + EPSILON) continue;
+        if (!exceeds(ratio, watch)) continue;
         const key = `${i}:${i + 1 + j}`;
         const seen = found.get(key);
         found.set(key, { a, b, ratio: Math.max(ratio, seen?.ratio ?? 0), start: Math.min(seen?.start ?? Infinity, oa.atSeconds), end: Math.max(seen?.end ?? 0, oa.confirmAtSeconds ?? oa.atSeconds) });
@@ -340,7 +320,7 @@ export function pixelOverlap(text: TextSignals, th: GateThresholds): PixelHalf {
   const flags = [...found.values()].map(({ a, b, ratio, start, end }): FlagDraft => {
     const [ta, tb] = [quote(a.text), quote(b.text)];
     return {
-      severity: ratio >= block - EPSILON ? 'BLOCK' : 'WATCH',
+      severity: reaches(ratio, block) ? 'BLOCK' : 'WATCH',
       start,
       end,
       summary: `${ta} and ${tb} overlap in the picture: ${pct(ratio)} of the smaller box is covered`,
@@ -354,13 +334,6 @@ export function pixelOverlap(text: TextSignals, th: GateThresholds): PixelHalf {
     };
   });
   return { measurements: { ...ocrMeasurements(text), pairsCompared: pairs, overlappingPairs: flags.length }, flags };
-}
-
-const EDGE_NAMES = ['left', 'top', 'right', 'bottom'] as const;
-
-function edgesTouched(box: FrameBox, margin: number): string[] {
-  const gaps = [box.x, box.y, 1 - boxRight(box), 1 - boxBottom(box)];
-  return EDGE_NAMES.filter((_, i) => gaps[i] <= margin + EPSILON);
 }
 
 /** Left/top corner positions of a track's readings in time order (sample, then its confirming frame). */
@@ -380,7 +353,7 @@ function jitterOf(track: TextTrack, watch: number, intentional: number): { shift
     if (Math.abs(seq[i].box.w - seq[i - 1].box.w) > 0.02) continue;
     steps.push({ dx: seq[i].box.x - seq[i - 1].box.x, dy: seq[i].box.y - seq[i - 1].box.y, shift: boxShift(seq[i].box, seq[i - 1].box) });
   }
-  const jumps = steps.filter((s) => s.shift > watch + EPSILON && s.shift < intentional - EPSILON);
+  const jumps = steps.filter((s) => exceeds(s.shift, watch) && fallsBelow(s.shift, intentional));
   if (jumps.length === 0) return null;
   const sign = (v: number) => (Math.abs(v) > watch / 2 ? Math.sign(v) : 0);
   const steady = steps.length >= 2 && steps.every((s) => sign(s.dx) === sign(steps[0].dx) && sign(s.dy) === sign(steps[0].dy) && (sign(s.dx) !== 0 || sign(s.dy) !== 0));
@@ -473,7 +446,7 @@ export function pixelPlateText(text: TextSignals, manifest: Manifest | null, th:
       continue;
     }
     const judged = judgeWords(track.text);
-    if (judged.judged.length === 0 || judged.realShare >= realShare - EPSILON) continue;
+    if (judged.judged.length === 0 || reaches(judged.realShare, realShare)) continue;
     const onPlate = during.some((s) => s.plate);
     const q = quote(track.text);
     flags.push({

@@ -1,7 +1,6 @@
 // Gates on the sidecars: what the transcript says (leaks, watch-listed terms, faithfulness to the script, sentence
 // boundaries, dialogue in a music short) and what the chunk reports say. Every flag quotes the text with its time:
 // word timings when the transcript has them, else the cue (segment) holding the text, else the whole programme.
-import { hms } from './wording.js';
 import type { ChunkSidecar } from '../sidecars/formats/chunk-sidecar.js';
 import type { Transcript } from '../sidecars/formats/transcript.js';
 import { alignWords, wordErrorRate, type Alignment, type ChangeBlock } from '../text/align.js';
@@ -10,7 +9,12 @@ import { findLeaks, LEAK_CATEGORIES, type LeakCategory, type LeakHit, type LeakR
 import { findPhrase, phraseWords, tokenize, type Token } from '../text/match.js';
 import { charSpan, outsideAnnotations, quote, quoteWords, tokenSpan, tokensInRange, widenToWords, transcriptTimeline, type Timeline, type TimeSpan } from '../text/timeline.js';
 import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Repair, Severity } from '../types.js';
-import { gateResult, round, skippedGate, threshold, thresholdValues } from './common.js';
+import { reaches, severityBand } from './kit/bands.js';
+import { trimCommand } from './kit/commands.js';
+import { gateResultAtMs, skippedGate } from './kit/result.js';
+import { round } from './kit/stats.js';
+import { threshold, thresholdList, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
+import { hms } from './kit/wording.js';
 
 const spanText = (span: TimeSpan) => `${hms(span.start)}-${hms(span.end)}`;
 const CONTEXT_WORDS = 5;
@@ -18,18 +22,6 @@ const CONTEXT_WORDS = 5;
 const TAIL_KEEP_SECONDS = 1;
 /** Lines quoted in a dialogue_in_music_short flag. */
 const LISTED_LINES = 10;
-
-function stringList(thresholds: GateThresholds, key: string): string[] {
-  const value = thresholds[key]?.value;
-  if (!Array.isArray(value)) throw new Error(`threshold ${key} missing or not a list`);
-  return value.map(String);
-}
-
-function severitySetting(thresholds: GateThresholds, key: string): Severity {
-  const value = thresholds[key]?.value;
-  if (value !== 'BLOCK' && value !== 'WATCH') throw new Error(`threshold ${key} must be BLOCK or WATCH`);
-  return value;
-}
 
 /** The media has a real timeline (a sidecar-only check has no streams; its duration is only the transcript's end). */
 function hasMediaTimeline(ctx: GateContext): boolean {
@@ -71,15 +63,6 @@ function capFlags(flags: FlagDraft[], max: number): { listed: FlagDraft[]; omitt
   return { listed: listed.sort((x, y) => x.start - y.start), omitted: flags.length - max };
 }
 
-/** gateResult with flag times rounded to the millisecond (word times added up in floating point). */
-function result(gate: string, measurements: Record<string, unknown>, flags: FlagDraft[]): GateResult {
-  return gateResult(
-    gate,
-    measurements,
-    flags.map((f) => ({ ...f, start: round(f.start, 3), end: round(f.end, 3) })),
-  );
-}
-
 function missingSidecars(needed: [string, unknown][]): string | null {
   const missing = needed.filter(([, value]) => value === undefined).map(([name]) => name);
   return missing.length ? `needs ${missing.join(' and ')}` : null;
@@ -89,16 +72,16 @@ function missingSidecars(needed: [string, unknown][]): string | null {
 
 function leakRules(th: GateThresholds): LeakRules {
   return {
-    urlTlds: stringList(th, 'urlTlds'),
-    domainStopWords: stringList(th, 'domainStopWords'),
-    markupPhrases: stringList(th, 'markupPhrases'),
-    markupWatchPhrases: stringList(th, 'markupWatchPhrases'),
-    promptPhrases: stringList(th, 'promptPhrases'),
-    numberedParameters: stringList(th, 'numberedParameters'),
-    generatorNames: stringList(th, 'generatorNames'),
-    placeholderPhrases: stringList(th, 'placeholderPhrases'),
-    placeholderMarkers: stringList(th, 'placeholderMarkers'),
-    placeholderWords: stringList(th, 'placeholderWords'),
+    urlTlds: thresholdList(th, 'urlTlds'),
+    domainStopWords: thresholdList(th, 'domainStopWords'),
+    markupPhrases: thresholdList(th, 'markupPhrases'),
+    markupWatchPhrases: thresholdList(th, 'markupWatchPhrases'),
+    promptPhrases: thresholdList(th, 'promptPhrases'),
+    numberedParameters: thresholdList(th, 'numberedParameters'),
+    generatorNames: thresholdList(th, 'generatorNames'),
+    placeholderPhrases: thresholdList(th, 'placeholderPhrases'),
+    placeholderMarkers: thresholdList(th, 'placeholderMarkers'),
+    placeholderWords: thresholdList(th, 'placeholderWords'),
   };
 }
 
@@ -162,14 +145,14 @@ function leakFlag(timeline: Timeline, hit: LeakHit): FlagDraft {
 function spokenLeaksGate(ctx: GateContext): GateResult {
   const transcript = ctx.sidecars.transcript;
   if (!transcript) return skippedGate('spoken_leaks', 'needs transcript');
-  const timeline = timelineOf(ctx, transcript, stringList(ctx.thresholds, 'stageDirectionWords'));
+  const timeline = timelineOf(ctx, transcript, thresholdList(ctx.thresholds, 'stageDirectionWords'));
   const hits = findLeaks(timeline.text, timeline.tokens, timeline.annotations, leakRules(ctx.thresholds));
   const { listed, omitted } = capFlags(
     hits.map((hit) => leakFlag(timeline, hit)),
     threshold(ctx.thresholds, 'maxFlags'),
   );
   const byCategory = Object.fromEntries(LEAK_CATEGORIES.map((c) => [c, hits.filter((h) => h.category === c).length]));
-  return result(
+  return gateResultAtMs(
     'spoken_leaks',
     { timing: timeline.timing, spokenWords: timeline.spoken.length, leaks: hits.length, byCategory, flagsNotListed: omitted },
     listed,
@@ -196,8 +179,8 @@ const within = (inner: { first: number; last: number }, outer: { first: number; 
 
 function watchlistHits(ctx: GateContext, timeline: Timeline): PhraseHit[] {
   const watchlist = ctx.sidecars.watchlist!;
-  const variantSeverity = severitySetting(ctx.thresholds, 'bannedVariantSeverity');
-  const wordSeverity = severitySetting(ctx.thresholds, 'bannedWordSeverity');
+  const variantSeverity = thresholdSeverity(ctx.thresholds, 'bannedVariantSeverity');
+  const wordSeverity = thresholdSeverity(ctx.thresholds, 'bannedWordSeverity');
   const hits: PhraseHit[] = [];
   for (const term of watchlist.terms) {
     // A wrong form inside the correct one ("New York" in "New York Times") is not a mistake.
@@ -297,7 +280,7 @@ function pronunciationWatchlistGate(ctx: GateContext): GateResult {
     seen.set(keyOf(hit), occurrence);
     if (occurrence <= perPhrase) flags.push(watchlistFlag(timeline, hit, occurrence, totals.get(keyOf(hit))!));
   }
-  return result('pronunciation_watchlist', { ...watchlistMeasurements(ctx, timeline, hits), flagsNotListed: hits.length - flags.length }, flags);
+  return gateResultAtMs('pronunciation_watchlist', { ...watchlistMeasurements(ctx, timeline, hits), flagsNotListed: hits.length - flags.length }, flags);
 }
 
 // ---------------------------------------------------------------- script_faithfulness
@@ -372,7 +355,7 @@ function driftFlag(ctx: GateContext, timeline: Timeline, script: ScriptWords, sp
   const { summary, fix } = driftDescription(expected, said);
   const noTimings = timeline.timing === 'none' ? ' (no word timings: find the text in the transcript)' : '';
   return {
-    severity: span.errors >= threshold(ctx.thresholds, 'spanBlockWords') ? 'BLOCK' : 'WATCH',
+    severity: reaches(span.errors, threshold(ctx.thresholds, 'spanBlockWords')) ? 'BLOCK' : 'WATCH',
     start: time.start,
     end: time.end,
     summary: `Narration drifts from the script at ${hms(time.start)}: ${summary}`,
@@ -400,7 +383,7 @@ function driftFlag(ctx: GateContext, timeline: Timeline, script: ScriptWords, sp
 function werFlag(ctx: GateContext, timeline: Timeline, werPct: number, alignment: Alignment, largest: { at: string; expected: string; spoken: string }[]): FlagDraft | null {
   const watch = threshold(ctx.thresholds, 'werWatchPct');
   const block = threshold(ctx.thresholds, 'werBlockPct');
-  const severity: Severity | null = werPct >= block ? 'BLOCK' : werPct >= watch ? 'WATCH' : null;
+  const severity = severityBand(werPct, watch, block);
   if (!severity) return null;
   const span = { start: 0, end: timeline.end };
   const worst = largest[0];
@@ -456,7 +439,7 @@ function scriptFaithfulnessGate(ctx: GateContext): GateResult {
     spoken: quoteRange(timeline.text, timeline.spoken, s.hypStart, s.hypEnd),
   }));
   const overall = werFlag(ctx, timeline, werPct, alignment, largest);
-  return result(
+  return gateResultAtMs(
     'script_faithfulness',
     {
       timing: timeline.timing,
@@ -576,16 +559,11 @@ function lastWords(timeline: Timeline, count = 8): { span: TimeSpan; q: string }
   return { span: tokenSpan(timeline, first.index, last.index), q: tailQuote(timeline.text, first.start, last.end) };
 }
 
-function trimCommand(ctx: GateContext, seconds: number): string {
-  const codecs = ctx.media.video ? ' -c:v libx264 -c:a aac' : '';
-  return `ffmpeg -i <input> -t ${round(seconds, 3)}${codecs} <output>`;
-}
-
 function tailGapFlag(ctx: GateContext, timeline: Timeline, lastEnd: number): FlagDraft | null {
   const watch = threshold(ctx.thresholds, 'tailGapWatchSeconds');
   const block = threshold(ctx.thresholds, 'tailGapBlockSeconds');
   const gap = timeline.end - lastEnd;
-  const severity: Severity | null = gap >= block ? 'BLOCK' : gap >= watch ? 'WATCH' : null;
+  const severity = severityBand(gap, watch, block);
   if (!severity) return null;
   const { q } = lastWords(timeline);
   const span = { start: lastEnd, end: timeline.end };
@@ -607,7 +585,7 @@ function tailGapFlag(ctx: GateContext, timeline: Timeline, lastEnd: number): Fla
       reachable: true,
       instruction:
         `Nothing is said in ${spanText(span)} after "${q}". If that is not an intended end screen or outro (keep those under ${watch} s), ` +
-        `trim the tail to ${TAIL_KEEP_SECONDS} s after the last word: ${trimCommand(ctx, lastEnd + TAIL_KEEP_SECONDS)}`,
+        `trim the tail to ${TAIL_KEEP_SECONDS} s after the last word: ${trimCommand(ctx.media, 'tail', ctx.media.startSeconds + lastEnd + TAIL_KEEP_SECONDS)}`,
       verify: `Re-run the check with checks=sentence_boundary; expect under ${watch} s between the last word and the end.`,
     },
   };
@@ -638,7 +616,7 @@ function sentenceBoundaryGate(ctx: GateContext): GateResult {
   if (!transcript) return skippedGate('sentence_boundary', 'needs transcript');
   const timeline = timelineOf(ctx, transcript);
   const spoken = timeline.spoken;
-  if (spoken.length === 0) return result('sentence_boundary', { timing: timeline.timing, spokenWords: 0 }, []);
+  if (spoken.length === 0) return gateResultAtMs('sentence_boundary', { timing: timeline.timing, spokenWords: 0 }, []);
   const timed = timeline.timing !== 'none';
   const mediaKnown = timed && hasMediaTimeline(ctx);
   const last = spoken[spoken.length - 1];
@@ -652,7 +630,7 @@ function sentenceBoundaryGate(ctx: GateContext): GateResult {
     mediaKnown && !overrun ? tailGapFlag(ctx, timeline, lastEnd) : null,
     overrun,
   ].filter((f): f is FlagDraft => f !== null);
-  return result(
+  return gateResultAtMs(
     'sentence_boundary',
     {
       timing: timeline.timing,
@@ -726,13 +704,13 @@ function dialogueInMusicShortGate(ctx: GateContext): GateResult {
     lines: estimated ? null : lines.length,
   };
   const limit = threshold(th, 'sparseSpeechWatchPct');
-  if (words === 0 || coveragePct >= limit) return result('dialogue_in_music_short', measurements, []);
+  if (words === 0 || coveragePct >= limit) return gateResultAtMs('dialogue_in_music_short', measurements, []);
   const listed = lines.slice(0, LISTED_LINES).map((line) => lineEvidence(timeline, line));
   const span = estimated ? { start: 0, end: duration } : { start: lines[0].start, end: lines[lines.length - 1].end };
   const where = estimated
     ? `the spoken lines (no word timings; the transcript reads "${quoteWords(timeline.text, timeline.spoken[0].start, timeline.spoken[words - 1].end)}")`
     : listed.map((l) => `${l.at} "${l.quote}"`).join('; ');
-  return result('dialogue_in_music_short', measurements, [
+  return gateResultAtMs('dialogue_in_music_short', measurements, [
     {
       severity: 'WATCH',
       start: span.start,
@@ -821,12 +799,12 @@ function chunkSidecarFailuresGate(ctx: GateContext): GateResult {
   const chunks = ctx.sidecars.chunkSidecars;
   if (!chunks) return skippedGate('chunk_sidecar_failures', 'needs chunk sidecars');
   if (chunks.length === 0) return skippedGate('chunk_sidecar_failures', 'needs chunk sidecars: none were given');
-  const done = new Set(stringList(ctx.thresholds, 'doneStatuses').map((s) => s.toLowerCase()));
-  const pass = new Set(stringList(ctx.thresholds, 'passVerdicts').map((s) => s.toUpperCase()));
+  const done = new Set(thresholdList(ctx.thresholds, 'doneStatuses').map((s) => s.toLowerCase()));
+  const pass = new Set(thresholdList(ctx.thresholds, 'passVerdicts').map((s) => s.toUpperCase()));
   const states = chunks.map((chunk) => ({ chunk, state: chunkState(chunk, done, pass) }));
   const count = (state: ChunkState) => states.filter((s) => s.state === state).length;
   const flags = states.flatMap(({ chunk, state }) => (state === 'passed' ? [] : [chunkFlag(ctx, chunk, state)]));
-  return result(
+  return gateResultAtMs(
     'chunk_sidecar_failures',
     {
       chunks: chunks.length,

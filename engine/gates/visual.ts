@@ -1,19 +1,17 @@
 // Visual gates on the luma analysis signals: black picture, frozen or looped picture, padded canvas.
-import { hms } from './wording.js';
 import type { FlagDraft, GateContext, GateDefinition, GateThresholds, VideoSignals } from '../types.js';
-import { gateResult, round, runsOf, skippedGate, threshold, thresholdValues, type IndexSpan } from './common.js';
+import { severityBand } from './kit/bands.js';
+import { trimCommand } from './kit/commands.js';
+import { gateResult, skippedGate } from './kit/result.js';
+import { round, runsOf, type IndexSpan } from './kit/stats.js';
+import { threshold, thresholdValues } from './kit/thresholds.js';
+import { hms } from './kit/wording.js';
 
 type Span = IndexSpan;
 const runs = runsOf;
 
 const frameTime = (v: VideoSignals, i: number) => v.startSeconds + i / v.fps;
 const spanSeconds = (v: VideoSignals, s: Span) => (s.last - s.first + 1) / v.fps;
-
-function severityFor(seconds: number, watch: number, block: number): 'BLOCK' | 'WATCH' | null {
-  if (seconds >= block) return 'BLOCK';
-  if (seconds >= watch) return 'WATCH';
-  return null;
-}
 
 function needVideo(ctx: GateContext, gate: string): VideoSignals | string {
   const v = ctx.signals.video;
@@ -65,15 +63,11 @@ function blackFrames(ctx: GateContext): ReturnType<GateDefinition['run']> {
     if (atTail) tail = seconds;
     const excess = atHead || atTail ? seconds - allowance : seconds;
     if (!atHead && !atTail) longestInterior = Math.max(longestInterior, seconds);
-    const severity = severityFor(excess, watch, block);
+    const severity = severityBand(excess, watch, block);
     if (!severity) continue;
     const where = atHead ? 'head' : atTail ? 'tail' : 'interior';
     const span = `${hms(start)}-${hms(stop)}`;
-    const cut = atHead
-      ? `ffmpeg -ss ${round(stop - allowance, 3)} -i <input> -c:v libx264 -c:a aac <output>`
-      : atTail
-        ? `ffmpeg -i <input> -t ${round(start + allowance - (ctx.media.startSeconds ?? 0), 3)} -c:v libx264 -c:a aac <output>`
-        : null;
+    const cut = atHead ? trimCommand(ctx.media, 'head', stop - allowance) : atTail ? trimCommand(ctx.media, 'tail', start + allowance) : null;
     flags.push({
       severity,
       start,
@@ -134,7 +128,7 @@ function freezeFlags(ctx: GateContext, v: VideoSignals, th: GateThresholds): { f
   for (const s of spans) {
     const seconds = spanSeconds(v, s);
     longest = Math.max(longest, seconds);
-    let severity = severityFor(seconds, watch, block);
+    let severity = severityBand(seconds, watch, block);
     if (!severity) continue;
     // A still picture throughout is an audiogram or slideshow more often than a broken render.
     if (whole && ctx.media.audio && ctx.deliveryProfile.id !== 'ai_render_gate') severity = 'WATCH';
@@ -180,7 +174,7 @@ function loopFlags(v: VideoSignals, th: GateThresholds): { flags: FlagDraft[]; r
   for (const r of repeats) {
     const seconds = r.frames / v.fps;
     longest = Math.max(longest, seconds);
-    const severity = severityFor(seconds, watch, block);
+    const severity = severityBand(seconds, watch, block);
     if (!severity) continue;
     const start = frameTime(v, r.repeatFrame);
     const stop = frameTime(v, r.repeatFrame + r.frames);

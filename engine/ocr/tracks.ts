@@ -1,7 +1,8 @@
 // Confirmed readings of the same line in nearby samples become one track: the text, where it was, and for how long.
-import { intersectionArea, boxArea, unionFrameBox } from '../text/boxes.js';
+import { intersectionArea, boxArea, unionFrameBox } from '../gates/kit/geometry.js';
 import type { TextObservation, TextTrack } from '../types.js';
 import { textKey, textSimilarity } from './words.js';
+import { median } from '../gates/kit/stats.js';
 
 /** Two readings are the same line when their words are this similar and their boxes overlap this much. */
 const SAME_TEXT = 0.8;
@@ -22,12 +23,6 @@ function sameText(a: TextObservation, b: TextObservation): boolean {
 function overlapShare(a: TextObservation, b: TextObservation): number {
   const smaller = Math.min(boxArea(a.box), boxArea(b.box));
   return smaller > 0 ? intersectionArea(a.box, b.box) / smaller : 0;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** The reading most often seen (ties: the surest one), as the track's text. */

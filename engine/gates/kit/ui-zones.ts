@@ -1,10 +1,9 @@
 // The approximate 9:16 platform UI zones (top, bottom and side bands), judged one way for every text box: declared in
 // a manifest (text_overlap) or read in the picture (text_safe_area).
-import { boxArea, boxBottom, boxRight, intersectionArea, type FrameBox } from '../text/boxes.js';
-import type { GateThresholds, Severity } from '../types.js';
-import { threshold } from './common.js';
-
-const EPSILON = 1e-9;
+import type { GateThresholds, Severity } from '../../types.js';
+import { EPSILON, exceeds, reaches, severityBand } from './bands.js';
+import { boxArea, boxBottom, boxRight, intersectionArea, type FrameBox } from './geometry.js';
+import { threshold } from './thresholds.js';
 
 export const UI_ZONE_KEYS = ['uiZoneTopFraction', 'uiZoneBottomFraction', 'uiZoneSideFraction', 'uiZoneWatchShare', 'uiZoneBlockShare'];
 
@@ -47,8 +46,6 @@ export function underUi(box: FrameBox, z: UiZones, th: GateThresholds): UnderUi 
   const area = boxArea(box);
   if (area <= 0) return null;
   const share = 1 - intersectionArea(box, clearOfUi(z)) / area;
-  let severity: Severity | null = null;
-  if (share >= threshold(th, 'uiZoneBlockShare') - EPSILON) severity = 'BLOCK';
-  else if (share > threshold(th, 'uiZoneWatchShare') + EPSILON) severity = 'WATCH';
+  const severity = severityBand(share, threshold(th, 'uiZoneWatchShare'), threshold(th, 'uiZoneBlockShare'), exceeds, reaches);
   return severity ? { share, severity, zones: zonesEntered(box, z) } : null;
 }

@@ -3,10 +3,11 @@ import { createRequire } from 'node:module';
 import { analyse } from './analyse.js';
 import { EngineError } from './errors.js';
 import { engineCapabilities } from './ffmpeg/capabilities.js';
-import { NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
+import { readsSidecars } from './gates/define.js';
+import { gateById, parseChecks } from './gates/index.js';
 import { skippedGate } from './gates/kit/result.js';
 import { probe } from './probe.js';
-import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
+import { PROFILES_VERSION, resolveProfile, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
 import { needsLegalLevels } from './profiles/thresholds-format.js';
 import { sha256File } from './receipt.js';
 import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
@@ -58,13 +59,10 @@ export function selectGates(resolved: ResolvedProfile, checks: string[] | null):
   return ids.map((id) => gateById(id)).filter((g): g is GateDefinition => Boolean(g));
 }
 
-/** Gates that can run on sidecars alone read a manifest, transcript, script, watchlist or chunk sidecars. */
-const SIDECAR_INPUT = /manifest|transcript|script|watchlist|sidecar/;
-
+/** Why a gate cannot run on this media, or null when it can. */
 function runnable(gate: GateDefinition, media: MediaInfo): string | null {
-  if (!gate.available) return NOT_AVAILABLE;
-  if (media.container === SIDECARS_ONLY) return SIDECAR_INPUT.test(gate.input) ? null : `needs ${gate.input}: this check has sidecars only`;
-  if (!gate.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
+  if (media.container === SIDECARS_ONLY) return readsSidecars(gate) ? null : `needs ${gate.input}: this check has sidecars only`;
+  if (!gate.requires.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
   return null;
 }
 
@@ -72,7 +70,7 @@ function signalNeeds(gates: GateDefinition[], media: MediaInfo, delivery: Delive
   const needs = new Set<SignalNeed>();
   for (const g of gates) {
     if (runnable(g, media)) continue;
-    for (const n of g.needs) if (n !== 'legal_levels' || needsLegalLevels(delivery)) needs.add(n);
+    for (const n of g.requires.signals) if (n !== 'legal_levels' || needsLegalLevels(delivery)) needs.add(n);
   }
   return needs;
 }
@@ -85,7 +83,7 @@ function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, sidec
       media,
       signals,
       sidecars,
-      thresholds: thresholdsFor(gate.id, resolved.deliveryProfile.id as DeliveryProfileId),
+      thresholds: gate.thresholds(resolved.deliveryProfile.id as DeliveryProfileId),
       profileId: resolved.profile.id,
       deliveryProfile: resolved.deliveryProfile,
       timecodeFps,

@@ -161,6 +161,7 @@ export type { AudioStats } from './audio/stats.js';
 import type { AudioStats } from './audio/stats.js';
 import type { FrameBox } from './gates/kit/geometry.js';
 import type { EngineSidecars } from './sidecars/index.js';
+import type { DeliveryProfileId } from './profiles/index.js';
 
 /** One reading of a text line at one sample, confirmed by the neighbouring sample of the same pass. */
 export interface TextObservation {
@@ -287,18 +288,37 @@ export interface GateContext {
 /** Signals a gate needs from the single decode pass. */
 export type SignalNeed = 'video' | 'audio' | 'legal_levels' | 'text';
 
+/** A sidecar, as a gate's input names it. */
+export type SidecarName = 'manifest' | 'transcript' | 'watchlist' | 'expected script' | 'sidecar directory';
+
+/** A sidecar a gate cannot run without; `part` says what of it the gate reads (e.g. the manifest's "mix metadata"). */
+export type SidecarNeed = SidecarName | { sidecar: SidecarName; part: string };
+
+/** What a gate reads. Its input wording, the signals a check computes for it and its docs all follow from this. */
+export interface GateRequirements {
+  /** Media kinds the gate judges: a file of another kind skips it. */
+  kinds: MediaKind[];
+  /** Signals of the decode pass it reads. */
+  signals: SignalNeed[];
+  /** Sidecars it cannot run without, all of them. A gate that reads sidecars also runs in a sidecar-only check. */
+  sidecars: SidecarNeed[];
+  /** A sidecar that stands in for the picture: without a picture to read, the gate judges what this sidecar declares. */
+  orSidecar?: SidecarName;
+}
+
+export type GateArea = 'visual' | 'audio' | 'text' | 'structure' | 'transcript';
+
 export interface GateDefinition {
   id: string;
-  area: 'visual' | 'audio' | 'text' | 'structure' | 'transcript';
+  area: GateArea;
   /** One line, for catalogues. */
   title: string;
   /** The algorithm in words, published in docs/gates.md. */
   algorithm: string;
-  /** Input as SPEC.md names it (e.g. "video", "audio/video", "manifest"). */
+  requires: GateRequirements;
+  /** What the gate reads, in words, derived from `requires` (e.g. "audio/video", "transcript + watchlist", "video/image or manifest"). */
   input: string;
-  kinds: MediaKind[];
-  needs: SignalNeed[];
-  /** False while the gate needs inputs this build cannot read (sidecars, OCR). */
-  available: boolean;
+  /** The gate's thresholds, with their sources, under a delivery profile; {} for a gate without thresholds. */
+  thresholds(delivery: DeliveryProfileId): GateThresholds;
   run(ctx: GateContext): GateResult;
 }

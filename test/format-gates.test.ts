@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGates } from '../engine/gates/format.js';
-import { DELIVERY_PROFILES, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
+import { DELIVERY_PROFILES, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { thresholdsFor } from '../engine/gates/index.js';
 import { formatThresholds, needsLegalLevels } from '../engine/profiles/thresholds-format.js';
 import type { GateResult, LegalLevelSignals, MediaInfo, Signals, VideoStreamInfo } from '../engine/types.js';
 import { audioStream, mediaInfo, videoSignals, videoStream } from './helpers/media-info.js';

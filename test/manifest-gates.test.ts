@@ -1,7 +1,8 @@
 import { videoOnly, videoSignals } from './helpers/media-info.js';
 import { describe, expect, it } from 'vitest';
 import { manifestGates } from '../engine/gates/manifest.js';
-import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
+import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { thresholdsFor } from '../engine/gates/index.js';
 import { manifestThresholds } from '../engine/profiles/thresholds-manifest.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { FlagDraft, GateResult, MediaInfo, Signals, VideoSignals } from '../engine/types.js';
@@ -87,7 +88,7 @@ describe('manifest thresholds', () => {
 // ---------------------------------------------------------------- common behaviour
 
 describe('manifest gates: common behaviour', () => {
-  it('are available structure gates for video that need no signals', () => {
+  it('are structure gates for video that need no signals', () => {
     expect(manifestGates.map((g) => g.id)).toEqual([
       'repeat_fatigue',
       'speaker_visual_binding',
@@ -99,7 +100,7 @@ describe('manifest gates: common behaviour', () => {
       'rehook_cadence',
     ]);
     for (const g of manifestGates) {
-      expect(g).toMatchObject({ area: 'structure', available: true, kinds: ['video'], needs: [], input: 'manifest' });
+      expect(g).toMatchObject({ area: 'structure', requires: { kinds: ['video'], signals: [] }, input: 'manifest' });
     }
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCheck } from '../engine/check.js';
 import { pixelOverlap } from '../engine/gates/text.js';
 import { buildTracks } from '../engine/ocr/tracks.js';
-import { thresholdsFor } from '../engine/profiles/index.js';
+import { thresholdsFor } from '../engine/gates/index.js';
 import type { Report } from '../engine/report.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { TextObservation, TextSignals } from '../engine/types.js';

@@ -9,6 +9,8 @@ import { gateResult, skippedGate } from './kit/result.js';
 import { round, runsOf } from './kit/stats.js';
 import { threshold, thresholdValues } from './kit/thresholds.js';
 import { fixed1, signed1, spanText } from './kit/wording.js';
+import { defineGate } from './define.js';
+import { audioThresholds } from '../profiles/thresholds-audio.js';
 
 const NO_AUDIO = 'needs audio: the file has no audio stream';
 /** loudnorm's dynamic mode overshoots its TP target by 0.1–0.3 dB (REFERENCE.md §3), so commands aim this far under the ceiling. */
@@ -852,7 +854,7 @@ function channelBalanceGate(ctx: GateContext): GateResult {
 // ---------------------------------------------------------------- definitions
 
 function audioGate(id: string, title: string, algorithm: string, run: (ctx: GateContext) => GateResult): GateDefinition {
-  return { id, area: 'audio', title, algorithm, input: 'audio/video', kinds: ['video', 'audio'], needs: ['audio'], available: true, run };
+  return defineGate({ id, area: 'audio', title, algorithm, requires: { kinds: ['video', 'audio'], signals: ['audio'] }, thresholds: (delivery) => audioThresholds(delivery)[id], run });
 }
 
 export const audioGates: GateDefinition[] = [

@@ -8,6 +8,8 @@ import { gateResult, skippedGate } from './kit/result.js';
 import { round } from './kit/stats.js';
 import { optionalFlag, optionalNumber, optionalNumbers, optionalStrings, threshold, thresholdNumbers, thresholdSeverity, thresholdText } from './kit/thresholds.js';
 import { isVerticalDelivery } from '../profiles/threshold-values.js';
+import { defineGate } from './define.js';
+import { formatThresholds } from '../profiles/thresholds-format.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Threshold access
@@ -874,7 +876,7 @@ function runShortsFormat(ctx: GateContext): ReturnType<GateDefinition['run']> {
 // ---------------------------------------------------------------------------------------------------------------
 
 export const formatGates: GateDefinition[] = [
-  {
+  defineGate({
     id: 'format_spec',
     area: 'visual',
     title: 'Container, codecs, picture and sound format match the delivery profile',
@@ -891,13 +893,11 @@ export const formatGates: GateDefinition[] = [
       'flags, with samples up to 10 s apart merged into one span. Other profiles report legal levels as not measured. Audio files are ' +
       'checked for container, codec, sample rate and channels; images are judged as video-site thumbnails (format, width ≥ 640 px, ' +
       'file ≤ 2 MB). Every re-encodable flag carries the same ffmpeg conform command that fixes all of them at once.',
-    input: 'video',
-    kinds: ['video', 'audio', 'image'],
-    needs: ['legal_levels'],
-    available: true,
+    requires: { kinds: ['video', 'audio', 'image'], signals: ['legal_levels'] },
+    thresholds: (delivery) => formatThresholds(delivery).format_spec,
     run: runFormatSpec,
-  },
-  {
+  }),
+  defineGate({
     id: 'shorts_format',
     area: 'visual',
     title: 'Square or taller, at most 180 s, 1080×1920 recommended',
@@ -907,10 +907,8 @@ export const formatGates: GateDefinition[] = [
       'WATCH when narrower than 1080 px but at least 720 px, BLOCK below 720 px; WATCH when square or taller but not 9:16 within 2 %. ' +
       'The gate applies these rules under every delivery profile: it runs by default only in the shorts pipeline profile, and anywhere ' +
       'else only when asked for in checks, so the question "is this a Short?" was asked explicitly.',
-    input: 'video',
-    kinds: ['video'],
-    needs: [],
-    available: true,
+    requires: { kinds: ['video'] },
+    thresholds: (delivery) => formatThresholds(delivery).shorts_format,
     run: runShortsFormat,
-  },
+  }),
 ];

@@ -17,6 +17,8 @@ import { threshold, thresholdList, thresholdValues } from './kit/thresholds.js';
 import { UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones, type UnderUi } from './kit/ui-zones.js';
 import { fixed1, hms, pct, quote, reRunWithManifest, spanText } from './kit/wording.js';
 import { pixelCropJitter, pixelOverlap, pixelPlateText, textSignals, type PixelHalf } from './text.js';
+import { defineGate } from './define.js';
+import { manifestMediaThresholds } from '../profiles/thresholds-manifest-media.js';
 
 const NEEDS_MANIFEST = 'needs manifest';
 const DESCRIPTION_CHARS = 60;
@@ -1034,7 +1036,7 @@ function declaredPlateText(manifest: Manifest): GateResult {
 // ---------------------------------------------------------------- definitions
 
 export const manifestMediaGates: GateDefinition[] = [
-  {
+  defineGate({
     id: 'contact_sheet_evidence',
     area: 'structure',
     title: 'Contact-sheet evidence exists',
@@ -1042,13 +1044,11 @@ export const manifestMediaGates: GateDefinition[] = [
       "Each segment's contactSheet is resolved against the folder of the manifest file: a missing file, a blank reference or one leading outside that folder (\"..\", absolute paths, symbolic links out) is BLOCK for that segment. " +
       'URLs are not fetched (WATCH, not verifiable); a manifest given inline has no folder, so its references are WATCH, not verifiable. ' +
       'Segments that declare no contact sheet are one WATCH (also when none does). Flags quote the declared reference, never a server path.',
-    input: 'manifest',
-    kinds: ['video'],
-    needs: [],
-    available: true,
+    requires: { kinds: ['video'], sidecars: ['manifest'] },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).contact_sheet_evidence ?? {},
     run: contactSheetEvidence,
-  },
-  {
+  }),
+  defineGate({
     id: 'opening_footer_text_presence',
     area: 'structure',
     title: 'Opening footer text present',
@@ -1056,26 +1056,22 @@ export const manifestMediaGates: GateDefinition[] = [
       'The opening is every segment starting within the first openingSeconds. It passes when one of them declares on-screen text that is approved (approved: true) and whose box reaches the footer band ' +
       '(bottom edge y + h at or below footerBandTop of the height; for 9:16 delivery the band is the lower half, since the bottom 35 % is under platform UI). ' +
       'Otherwise one WATCH names the closest miss: footer text not approved, text without a box, text above the band, or no text (or no segment) at all.',
-    input: 'manifest',
-    kinds: ['video'],
-    needs: [],
-    available: true,
+    requires: { kinds: ['video'], sidecars: ['manifest'] },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).opening_footer_text_presence ?? {},
     run: openingFooterTextPresence,
-  },
-  {
+  }),
+  defineGate({
     id: 'clean_segment_source_scrub',
     area: 'structure',
     title: 'Segment sources scrubbed clean',
     algorithm:
       "Each segment's sourceScrub.status is read as words (case and punctuation ignored). A status that is exactly one of cleanStatuses passes; one naming a defect word or phrase of blockStatuses " +
       '(e.g. "watermark detected", "failed") is BLOCK; any other status (e.g. pending, "not clean") is WATCH. Segments of scrubRequiredKinds without a status are WATCH; other kinds may omit it.',
-    input: 'manifest',
-    kinds: ['video'],
-    needs: [],
-    available: true,
+    requires: { kinds: ['video'], sidecars: ['manifest'] },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).clean_segment_source_scrub ?? {},
     run: cleanSegmentSourceScrub,
-  },
-  {
+  }),
+  defineGate({
     id: 'asset_triage_reuse_manifest',
     area: 'structure',
     title: 'Asset triage and reuse recorded',
@@ -1083,13 +1079,11 @@ export const manifestMediaGates: GateDefinition[] = [
       'visualFile names are compared as normalised relative paths (a bare file name in the triage lists matches that file in any folder). A segment using an asset in assetTriage.rejected is BLOCK. ' +
       'An asset used again after other picture (back-to-back segments of one file within continuationGapSeconds are one use) is a reuse: WATCH when assetTriage.reused does not list it, ' +
       'and a single WATCH when the manifest reuses assets but has no assetTriage section at all.',
-    input: 'manifest',
-    kinds: ['video'],
-    needs: [],
-    available: true,
+    requires: { kinds: ['video'], sidecars: ['manifest'] },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).asset_triage_reuse_manifest ?? {},
     run: assetTriageReuse,
-  },
-  {
+  }),
+  defineGate({
     id: 'voiceover_music_balance',
     area: 'audio',
     title: 'Voice-over against music balance',
@@ -1097,13 +1091,11 @@ export const manifestMediaGates: GateDefinition[] = [
       'Per segment with mix.voiceDb and mix.musicDb: voice less than watchBelowDb above the music is WATCH, less than blockBelowDb BLOCK. When the file has audio, each segment declaring voiceDb is compared with the render: ' +
       'the median short-term loudness (3 s windows wholly inside the segment; 400 ms momentary windows for segments under 3 s) against the power sum of the declared voice and music levels; ' +
       'a difference over renderMismatchDb, or silence where a voice is declared, is WATCH (the mix metadata does not match the render). No mix levels in the manifest: skipped.',
-    input: 'manifest mix metadata',
-    kinds: ['video', 'audio'],
-    needs: ['audio'],
-    available: true,
+    requires: { kinds: ['video', 'audio'], signals: ['audio'], sidecars: [{ sidecar: 'manifest', part: 'mix metadata' }] },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).voiceover_music_balance ?? {},
     run: voiceoverMusicBalance,
-  },
-  {
+  }),
+  defineGate({
     id: 'text_crop_jitter',
     area: 'text',
     title: 'Text cut by the frame edge or jittering',
@@ -1111,13 +1103,11 @@ export const manifestMediaGates: GateDefinition[] = [
       'From the declared on-screen text boxes (fractions of the frame): a box past a frame edge (x < 0, y < 0, x + w > 1, y + h > 1) cuts the text, BLOCK when the overhang exceeds edgeOverhangBlockFraction, WATCH below. ' +
       'The same text (normalised words) in back-to-back segments (gap ≤ adjacentGapSeconds) whose box edges move by more than jitterWatchFraction but less than intentionalMoveFraction jumps at the cut: WATCH. ' +
       'Read text (OCR): a line whose box comes within edgeTouchFraction of a frame edge is cut (BLOCK); the same words moving by more than pixelJitterWatchFraction (and less than intentionalMoveFraction) between neighbouring readings (a sample and its confirming frame half a second later, or consecutive samples), other than in a steady one-way move (a crawl), jitter: WATCH.',
-    input: 'video/image or manifest',
-    kinds: ['video', 'image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['text'], orSidecar: 'manifest' },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).text_crop_jitter ?? {},
     run: textCropJitter,
-  },
-  {
+  }),
+  defineGate({
     id: 'text_overlap',
     area: 'text',
     title: 'Text boxes overlapping each other or UI zones',
@@ -1125,23 +1115,19 @@ export const manifestMediaGates: GateDefinition[] = [
       'From the declared on-screen text boxes of each segment: two boxes whose intersection covers more than overlapWatchRatio of the smaller box are WATCH, at least overlapBlockRatio BLOCK. ' +
       'For 9:16 delivery profiles, the share of each box under the approximate platform UI zones (top, bottom and side bands) above uiZoneWatchShare is WATCH, at least uiZoneBlockShare BLOCK. ' +
       'Read text (OCR): two lines read in the same sample whose boxes overlap are judged by the same ratios. Read text under the 9:16 UI zones is reported once, by text_safe_area.',
-    input: 'video/image or manifest',
-    kinds: ['video', 'image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['text'], orSidecar: 'manifest' },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).text_overlap ?? {},
     run: textOverlap,
-  },
-  {
+  }),
+  defineGate({
     id: 'hallucinated_plate_text',
     area: 'text',
     title: 'Unapproved text in generated plates',
     algorithm:
       'Every on-screen text declared on a generated_plate segment must carry approved: true; unapproved text with words is BLOCK (quoted), unapproved text without readable words WATCH. ' +
       'Read text (OCR): a line that no approved declared text of an overlapping segment matches (approvedSimilarity) and whose words are mostly not real words (fewer than realWordShare dictionary words, numbers or short acronyms among its words of three or more letters) is BLOCK on a generated_plate segment and WATCH elsewhere or without a manifest.',
-    input: 'video/image or manifest',
-    kinds: ['video', 'image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['text'], orSidecar: 'manifest' },
+    thresholds: (delivery) => manifestMediaThresholds(delivery).hallucinated_plate_text ?? {},
     run: hallucinatedPlateText,
-  },
+  }),
 ];

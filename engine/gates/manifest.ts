@@ -10,6 +10,8 @@ import { gateResult, skippedGate } from './kit/result.js';
 import { round } from './kit/stats.js';
 import { threshold, thresholdFlag, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
 import { hms, spanText } from './kit/wording.js';
+import { defineGate } from './define.js';
+import { manifestThresholds } from '../profiles/thresholds-manifest.js';
 
 type Segment = ManifestSegment;
 type SegmentField = keyof Segment & string;
@@ -986,17 +988,8 @@ const rehookCadence = withManifest('rehook_cadence', (ctx, manifest) => {
 
 // ---------------------------------------------------------------- catalogue
 
-const structureGate = (id: string, title: string, algorithm: string, run: (ctx: GateContext) => GateResult): GateDefinition => ({
-  id,
-  area: 'structure',
-  title,
-  algorithm,
-  input: 'manifest',
-  kinds: ['video'],
-  needs: [],
-  available: true,
-  run,
-});
+const structureGate = (id: string, title: string, algorithm: string, run: (ctx: GateContext) => GateResult): GateDefinition =>
+  defineGate({ id, area: 'structure', title, algorithm, requires: { kinds: ['video'], sidecars: ['manifest'] }, thresholds: (delivery) => manifestThresholds(delivery)[id] ?? {}, run });
 
 const NAMES =
   'Names are compared as whole words and phrases with case, accents and punctuation normalised ("interface" never matches "face"); two names match when one contains the other.';

@@ -5,6 +5,8 @@ import { exceeds, reaches } from './kit/bands.js';
 import { gateResult, skippedGate } from './kit/result.js';
 import { median, round } from './kit/stats.js';
 import { threshold, thresholdValues } from './kit/thresholds.js';
+import { defineGate } from './define.js';
+import { visualThresholds } from '../profiles/thresholds-visual.js';
 
 /** A flash is a run of at most this many frames at least FLASH_RISE brighter than the picture around it. */
 const FLASH_MAX_FRAMES = 4;
@@ -164,7 +166,7 @@ function avSync(ctx: GateContext): GateResult {
 }
 
 export const syncGates: GateDefinition[] = [
-  {
+  defineGate({
     id: 'av_sync',
     area: 'audio',
     title: 'Audio/video sync and duration match',
@@ -173,10 +175,8 @@ export const syncGates: GateDefinition[] = [
       'When the content carries a sync pattern (short full-picture flashes and short audio beeps), each flash is paired with the nearest beep within 0.5 s; ' +
       'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. Audio ending more than 2 frames before the picture, ' +
       'or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ffmpeg has no lip-sync detector: speech without a sync pattern is not measured.',
-    input: 'video with audio',
-    kinds: ['video'],
-    needs: ['video', 'audio'],
-    available: true,
+    requires: { kinds: ['video'], signals: ['video', 'audio'] },
+    thresholds: (delivery) => visualThresholds(delivery).av_sync,
     run: avSync,
-  },
+  }),
 ];

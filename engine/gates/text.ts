@@ -11,6 +11,8 @@ import { median, round } from './kit/stats.js';
 import { threshold, thresholdNumbers, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
 import { clearOfUi, UI_ZONE_KEYS, uiZones, uiZonesMeasurement, underUi, type UiZones } from './kit/ui-zones.js';
 import { pct, quote, reRun, spanText } from './kit/wording.js';
+import { defineGate } from './define.js';
+import { textThresholds } from '../profiles/thresholds-text.js';
 
 const ratioText = (r: number) => `${round(r, 2).toFixed(2)}:1`;
 
@@ -476,43 +478,37 @@ export function pixelPlateText(text: TextSignals, manifest: Manifest | null, th:
 // ---------------------------------------------------------------- definitions
 
 export const textGates: GateDefinition[] = [
-  {
+  defineGate({
     id: 'text_contrast',
     area: 'text',
     title: 'WCAG contrast of on-screen text',
     algorithm:
       'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x relative luminance of every pixel of its box (padded by a fifth of its height) gives the contrast ratio of the 95th against the 5th percentile, the median over the samples that read it. ' +
       'Below largeTextMinRatio (3:1) is BLOCK at any size; below normalTextMinRatio (4.5:1) is WATCH unless the line is large text (box height at least largeTextHeightFraction of the frame).',
-    input: 'video/image',
-    kinds: ['video', 'image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['text'] },
+    thresholds: (delivery) => textThresholds(delivery).text_contrast,
     run: textContrast,
-  },
-  {
+  }),
+  defineGate({
     id: 'text_safe_area',
     area: 'text',
     title: 'Text inside the safe area and clear of platform UI',
     algorithm:
       'Each read line (the union of every box it was read at) is compared with the graphics-safe area (90 %, graphicsSafeMargin per side): outside it is WATCH; outside the action-safe area (93 %) takes actionSafeSeverity (BLOCK for broadcast, WATCH for web delivery). ' +
       'For 9:16 delivery profiles, the share of the box under the approximate platform UI zones above uiZoneWatchShare is WATCH, at least uiZoneBlockShare BLOCK.',
-    input: 'video/image',
-    kinds: ['video', 'image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['text'] },
+    thresholds: (delivery) => textThresholds(delivery).text_safe_area,
     run: textSafeArea,
-  },
-  {
+  }),
+  defineGate({
     id: 'thumbnail_text_readability',
     area: 'text',
     title: 'Thumbnail text readable at small size',
     algorithm:
       'The image is read by OCR at up to 1280 px. Each line is judged as shown thumbnailWidthPx wide: a line box under minTextHeightPx tall is WATCH, under blockTextHeightPx BLOCK; contrast under minContrastRatio is WATCH; a box within marginFraction of an edge or under the duration badge corner is WATCH. ' +
       'More than maxWords words in all is one WATCH. A thumbnail without text passes.',
-    input: 'image',
-    kinds: ['image'],
-    needs: ['text'],
-    available: true,
+    requires: { kinds: ['image'], signals: ['text'] },
+    thresholds: (delivery) => textThresholds(delivery).thumbnail_text_readability,
     run: thumbnailTextReadability,
-  },
+  }),
 ];

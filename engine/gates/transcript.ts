@@ -8,13 +8,15 @@ import { findAnnotations } from '../text/annotations.js';
 import { findLeaks, LEAK_CATEGORIES, type LeakCategory, type LeakHit, type LeakRules } from '../text/leaks.js';
 import { findPhrase, phraseWords, tokenize, type Token } from '../text/match.js';
 import { charSpan, outsideAnnotations, quote, quoteWords, tokenSpan, tokensInRange, widenToWords, transcriptTimeline, type Timeline, type TimeSpan } from '../text/timeline.js';
-import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Repair, Severity } from '../types.js';
+import type { FlagDraft, GateContext, GateDefinition, GateResult, GateThresholds, Repair, SidecarNeed, Severity } from '../types.js';
 import { reaches, severityBand } from './kit/bands.js';
 import { trimCommand } from './kit/commands.js';
 import { gateResultAtMs, skippedGate } from './kit/result.js';
 import { round } from './kit/stats.js';
 import { threshold, thresholdList, thresholdSeverity, thresholdValues } from './kit/thresholds.js';
 import { hms } from './kit/wording.js';
+import { defineGate } from './define.js';
+import { transcriptThresholds } from '../profiles/thresholds-transcript.js';
 
 const spanText = (span: TimeSpan) => `${hms(span.start)}-${hms(span.end)}`;
 const CONTEXT_WORDS = 5;
@@ -821,8 +823,8 @@ function chunkSidecarFailuresGate(ctx: GateContext): GateResult {
 
 // ---------------------------------------------------------------- definitions
 
-function transcriptGate(id: string, title: string, input: string, algorithm: string, run: (ctx: GateContext) => GateResult): GateDefinition {
-  return { id, area: 'transcript', title, algorithm, input, kinds: ['video', 'audio'], needs: [], available: true, run };
+function transcriptGate(id: string, title: string, sidecars: SidecarNeed[], algorithm: string, run: (ctx: GateContext) => GateResult): GateDefinition {
+  return defineGate({ id, area: 'transcript', title, algorithm, requires: { kinds: ['video', 'audio'], sidecars }, thresholds: (delivery) => transcriptThresholds(delivery)[id] ?? {}, run });
 }
 
 const TIMING_RULE =
@@ -833,7 +835,7 @@ export const transcriptGates: GateDefinition[] = [
   transcriptGate(
     'spoken_leaks',
     'Spoken URLs, markup, prompts or placeholders',
-    'transcript',
+    ['transcript'],
     'Scans the transcript on whole words and phrases (case, accents and punctuation normalised; engine/text/match.ts), with the phrase lists below. ' +
       'URLs: http(s) followed by "colon", or a written address with protocol or path, is BLOCK; a domain ("example dot com", "www dot …", or written "example.com", ' +
       'a word that is not a function word + "dot" + a listed top-level domain) is WATCH, and BLOCK when "slash" and a path follow. ' +
@@ -848,7 +850,7 @@ export const transcriptGates: GateDefinition[] = [
   transcriptGate(
     'pronunciation_watchlist',
     'Watch-listed terms pronounced as expected',
-    'transcript + watchlist',
+    ['transcript', 'watchlist'],
     "Finds each term's banned variants, and the top-level banned phrases, in the spoken words (bracketed annotations left out) as whole words and phrases " +
       '(case, accents and punctuation normalised). A variant inside an occurrence of the expected form is not a mistake. Each occurrence is a flag with ' +
       `bannedVariantSeverity or bannedWordSeverity; saying the expected form is fine and is counted. ${TIMING_RULE}`,
@@ -857,7 +859,7 @@ export const transcriptGates: GateDefinition[] = [
   transcriptGate(
     'script_faithfulness',
     'Narration follows the expected script',
-    'transcript + expected script',
+    ['transcript', 'expected script'],
     'Normalises script and transcript into words (match.ts tokens; bracketed annotations left out) and aligns them: common prefix and suffix, then words unique ' +
       "to both as anchors (patience diff), then Myers' diff between anchors with an edit budget, and a banded Levenshtein alignment for gaps over that budget; a 2-hour programme aligns in well under a second. " +
       'Each change block counts max(script words, spoken words) as errors (substitutions, then deletions or insertions): the Levenshtein WER when edits are ' +
@@ -870,7 +872,7 @@ export const transcriptGates: GateDefinition[] = [
   transcriptGate(
     'sentence_boundary',
     'Programme starts and ends on sentence boundaries',
-    'transcript',
+    ['transcript'],
     'Ends mid-sentence: when the transcript is punctuated, the last spoken word (annotations such as [Music] left out) must be followed by . ! ? or …; ' +
       'if not, WATCH, and BLOCK when its word ends within cutOffSeconds of the media end (the file cuts the sentence). With timings: the first word starting ' +
       'before preRollWatchSeconds is WATCH (no pre-roll); the media running tailGapWatchSeconds (WATCH) or tailGapBlockSeconds (BLOCK) past the last word is a ' +
@@ -881,7 +883,7 @@ export const transcriptGates: GateDefinition[] = [
   transcriptGate(
     'dialogue_in_music_short',
     'Dialogue buried in a music short',
-    'transcript',
+    ['transcript'],
     'For media of at most maxShortSeconds (else skipped). Whether dialogue is audible over music cannot be read from a transcript, and the mix is not ' +
       'separated into voice and music here; what is measured is how much of the short is speech: the union of the spoken words\u2019 times ' +
       '(words closer than lineGapSeconds form a line; cue times when there are no word timings; without any timings, words ÷ assumedWordsPerSecond, marked ' +
@@ -893,7 +895,7 @@ export const transcriptGates: GateDefinition[] = [
     ...transcriptGate(
       'chunk_sidecar_failures',
       'Chunk sidecars report failures',
-      'sidecar directory',
+      ['sidecar directory'],
       'One line per chunk report. A chunk whose status or verdict marks it failed (docs/sidecars.md) is BLOCK, named with its status, verdict, source and any ' +
         'error, message or reason text. A chunk with neither status nor verdict, with a status not in doneStatuses (running, pending, …), or with a verdict ' +
         'not in passVerdicts (e.g. WATCH) is WATCH. A report with numeric start and end (seconds) places its flag there; otherwise the flag spans the programme. ' +

@@ -6,6 +6,8 @@ import { gateResult, skippedGate } from './kit/result.js';
 import { round, runsOf, type IndexSpan } from './kit/stats.js';
 import { threshold, thresholdValues } from './kit/thresholds.js';
 import { hms } from './kit/wording.js';
+import { defineGate } from './define.js';
+import { visualThresholds } from '../profiles/thresholds-visual.js';
 
 type Span = IndexSpan;
 const runs = runsOf;
@@ -281,7 +283,7 @@ function canvasFill(ctx: GateContext): ReturnType<GateDefinition['run']> {
 const pct = (f: number) => round(100 * f, 1);
 
 export const visualGates: GateDefinition[] = [
-  {
+  defineGate({
     id: 'black_frames',
     area: 'visual',
     title: 'Black picture inside the programme',
@@ -289,13 +291,11 @@ export const visualGates: GateDefinition[] = [
       'Each analysis frame counts as black when at least pictureBlackRatio of its pixels are at or below pixelBlackLevel of the luma range ' +
       '(the ffmpeg blackdetect rule, on every frame of the single decode pass). Runs of black frames touching the start or end get headTailAllowanceSeconds ' +
       'free; any other run is judged by its length against the WATCH and BLOCK limits. A file that is black throughout is BLOCK. Runs are closed at end of file.',
-    input: 'video',
-    kinds: ['video'],
-    needs: ['video'],
-    available: true,
+    requires: { kinds: ['video'], signals: ['video'] },
+    thresholds: (delivery) => visualThresholds(delivery).black_frames,
     run: blackFrames,
-  },
-  {
+  }),
+  defineGate({
     id: 'loop_freeze',
     area: 'visual',
     title: 'Frozen picture and repeated (looped) sequences',
@@ -304,13 +304,11 @@ export const visualGates: GateDefinition[] = [
       'judged by run length. Loop: every moving frame gets a 64-bit difference hash and a 24×24 thumbnail; a run of frames that matches an earlier ' +
       'run frame by frame (hash within 6 bits, thumbnail within 1 code value, at least 0.5 s apart, with different picture in between) is a ' +
       'repeated sequence, judged by its length. Detection runs during the decode pass.',
-    input: 'video',
-    kinds: ['video'],
-    needs: ['video'],
-    available: true,
+    requires: { kinds: ['video'], signals: ['video'] },
+    thresholds: (delivery) => visualThresholds(delivery).loop_freeze,
     run: loopFreeze,
-  },
-  {
+  }),
+  defineGate({
     id: 'canvas_fill',
     area: 'visual',
     title: 'Letterbox/pillarbox bars and blurred-fill padding',
@@ -318,10 +316,8 @@ export const visualGates: GateDefinition[] = [
       'On content frames only (mean luma ≥ 12 % and < 85 % dark, so black intros and fades do not vote): bars are flat near-black rows/columns from each edge; ' +
       'fill is a symmetric pair of side bands whose detail (luma gradient) is below blurDetailRatio of the centre, e.g. a blurred copy behind vertical footage. ' +
       'The median extents over content frames give the padded area, counted only when present in at least minShareOfFrames of them.',
-    input: 'video/image',
-    kinds: ['video', 'image'],
-    needs: ['video'],
-    available: true,
+    requires: { kinds: ['video', 'image'], signals: ['video'] },
+    thresholds: (delivery) => visualThresholds(delivery).canvas_fill,
     run: canvasFill,
-  },
+  }),
 ];

@@ -1,0 +1,54 @@
+// Every gate of the engine, in catalogue order. A new gate is one module and one line here.
+import { EngineError } from '../errors.js';
+import type { DeliveryProfileId } from '../profiles/index.js';
+import type { GateDefinition, GateThresholds } from '../types.js';
+import { audioGates } from './audio.js';
+import { formatGates } from './format.js';
+import { manifestGates } from './manifest.js';
+import { manifestMediaGates } from './manifest-media.js';
+import { syncGates } from './sync.js';
+import { textGates } from './text.js';
+import { transcriptGates } from './transcript.js';
+import { visualGates } from './visual.js';
+
+export const GATES: readonly GateDefinition[] = [
+  ...visualGates,
+  ...formatGates,
+  ...audioGates,
+  ...syncGates,
+  ...transcriptGates,
+  ...manifestGates,
+  ...manifestMediaGates,
+  ...textGates,
+];
+
+const byId = new Map(GATES.map((g) => [g.id, g]));
+if (byId.size !== GATES.length) throw new Error('two gates share an id');
+
+export const GATE_IDS: readonly string[] = GATES.map((g) => g.id);
+
+export function gateById(id: string): GateDefinition | undefined {
+  return byId.get(id);
+}
+
+/** The thresholds (with sources) a gate uses under a delivery profile; empty when the gate has none. */
+export function thresholdsFor(gate: string, delivery: DeliveryProfileId): GateThresholds {
+  return byId.get(gate)?.thresholds(delivery) ?? {};
+}
+
+/** Parses a `checks` value ("a,b" or an array); unknown names are an error listing the valid ones. */
+export function parseChecks(checks: string | string[] | undefined): string[] | null {
+  if (checks === undefined) return null;
+  const names = (Array.isArray(checks) ? checks : checks.split(','))
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (names.length === 0) return null;
+  const unknown = names.filter((n) => !byId.has(n));
+  if (unknown.length) {
+    throw new EngineError('invalid_checks', `Unknown check${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Valid checks: ${GATE_IDS.join(', ')}.`, {
+      unknown,
+      valid: GATE_IDS,
+    });
+  }
+  return [...new Set(names)];
+}

@@ -6,16 +6,20 @@ import { audioGates } from './audio.js';
 import { formatGates } from './format.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
-import { syncGates } from './sync.js';
 import { textGates } from './text.js';
 import { transcriptGates } from './transcript.js';
-import { visualGates } from './visual.js';
+import { avSyncGate } from './audio/av-sync.js';
+import { blackFramesGate } from './visual/black-frames.js';
+import { canvasFillGate } from './visual/canvas-fill.js';
+import { loopFreezeGate } from './visual/loop-freeze.js';
 
 export const GATES: readonly GateDefinition[] = [
-  ...visualGates,
+  blackFramesGate,
+  loopFreezeGate,
+  canvasFillGate,
   ...formatGates,
   ...audioGates,
-  ...syncGates,
+  avSyncGate,
   ...transcriptGates,
   ...manifestGates,
   ...manifestMediaGates,

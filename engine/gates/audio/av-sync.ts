@@ -1,16 +1,36 @@
 // av_sync: container start offsets, audio/video duration mismatch, and, when the content carries a flash/beep
 // sync pattern, the offset measured between picture flashes and audio beeps.
-import type { FlagDraft, GateContext, GateDefinition, GateResult, VideoSignals } from '../types.js';
-import { exceeds, reaches } from './kit/bands.js';
-import { gateResult, skippedGate } from './kit/result.js';
-import { median, round } from './kit/stats.js';
-import { threshold, thresholdValues } from './kit/thresholds.js';
-import { defineGate } from './define.js';
-import { visualThresholds } from '../profiles/thresholds-visual.js';
+import type { DeliveryProfileId } from '../../profiles/index.js';
+import type { FlagDraft, GateContext, GateResult, GateThresholds, VideoSignals } from '../../types.js';
+import { t } from '../../profiles/threshold-values.js';
+import { defineGate } from '../define.js';
+import { exceeds, reaches } from '../kit/bands.js';
+import { gateResult, skippedGate } from '../kit/result.js';
+import { median, round } from '../kit/stats.js';
+import { threshold, thresholdValues } from '../kit/thresholds.js';
+
+function avSyncThresholds(delivery: DeliveryProfileId): GateThresholds {
+  const broadcast = delivery === 'broadcast_r128';
+  const [watchSource, blockSource] = broadcast
+    ? ['ATSC IS-191 (+15/−45 ms at the encoder input), via tvtechnology.com', 'EBU R37 (+40/−60 ms), via tvtechnology.com']
+    : ['ITU-R BT.1359-1 detectability (+45/−125 ms), via tvtechnology.com', 'ITU-R BT.1359-1 acceptability (+90/−185 ms), via tvtechnology.com'];
+  return {
+    audioEarlyWatchMs: t(broadcast ? 15 : 45, 'ms', watchSource, 'secondary'),
+    audioLateWatchMs: t(broadcast ? 45 : 125, 'ms', watchSource, 'secondary'),
+    audioEarlyBlockMs: t(broadcast ? 40 : 90, 'ms', blockSource, 'secondary'),
+    audioLateBlockMs: t(broadcast ? 60 : 185, 'ms', blockSource, 'secondary'),
+    audioShortWatchFrames: t(2, 'frames', 'Telestream Qualify FC-108: audio shorter than video by more than 2 frames', 'secondary'),
+    audioLongWatchSeconds: t(2, 's', 'Telestream Qualify FC-108: audio longer than video by more than 2 s', 'secondary'),
+    durationMismatchBlockSeconds: t(5, 's', 'Preflight house rule: a mismatch this long leaves a silent picture or a blank screen', 'house'),
+    syncPatternMinEvents: t(3, 'events', 'Preflight house rule: flash/beep pairs needed before a content-level offset is reported', 'house'),
+  };
+}
 
 /** A flash is a run of at most this many frames at least FLASH_RISE brighter than the picture around it. */
 const FLASH_MAX_FRAMES = 4;
+
 const FLASH_RISE = 0.3;
+
 /** A flash and a beep further apart than this are not one sync event. */
 const PAIR_WINDOW_SECONDS = 0.5;
 
@@ -165,18 +185,16 @@ function avSync(ctx: GateContext): GateResult {
   );
 }
 
-export const syncGates: GateDefinition[] = [
-  defineGate({
-    id: 'av_sync',
-    area: 'audio',
-    title: 'Audio/video sync and duration match',
-    algorithm:
-      'Container offset = video start − audio start (+ = audio early), judged against the lip-sync limits of the delivery profile (BT.1359 for web, R37 for broadcast). ' +
-      'When the content carries a sync pattern (short full-picture flashes and short audio beeps), each flash is paired with the nearest beep within 0.5 s; ' +
-      'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. Audio ending more than 2 frames before the picture, ' +
-      'or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ffmpeg has no lip-sync detector: speech without a sync pattern is not measured.',
-    requires: { kinds: ['video'], signals: ['video', 'audio'] },
-    thresholds: (delivery) => visualThresholds(delivery).av_sync,
-    run: avSync,
-  }),
-];
+export const avSyncGate = defineGate({
+  id: 'av_sync',
+  area: 'audio',
+  title: 'Audio/video sync and duration match',
+  algorithm:
+    'Container offset = video start − audio start (+ = audio early), judged against the lip-sync limits of the delivery profile (BT.1359 for web, R37 for broadcast). ' +
+    'When the content carries a sync pattern (short full-picture flashes and short audio beeps), each flash is paired with the nearest beep within 0.5 s; ' +
+    'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. Audio ending more than 2 frames before the picture, ' +
+    'or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ffmpeg has no lip-sync detector: speech without a sync pattern is not measured.',
+  requires: { kinds: ['video'], signals: ['video', 'audio'] },
+  thresholds: avSyncThresholds,
+  run: avSync,
+});

@@ -2,13 +2,16 @@
 import { EngineError } from '../errors.js';
 import type { DeliveryProfileId } from '../profiles/index.js';
 import type { GateDefinition, GateThresholds } from '../types.js';
-import { audioGates } from './audio.js';
 import { formatGates } from './format.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
 import { textGates } from './text.js';
 import { transcriptGates } from './transcript.js';
 import { avSyncGate } from './audio/av-sync.js';
+import { channelBalanceGate } from './audio/channel-balance.js';
+import { clippingGate } from './audio/clipping.js';
+import { deadAirGate } from './audio/dead-air.js';
+import { loudnessGate } from './audio/loudness.js';
 import { blackFramesGate } from './visual/black-frames.js';
 import { canvasFillGate } from './visual/canvas-fill.js';
 import { loopFreezeGate } from './visual/loop-freeze.js';
@@ -18,7 +21,10 @@ export const GATES: readonly GateDefinition[] = [
   loopFreezeGate,
   canvasFillGate,
   ...formatGates,
-  ...audioGates,
+  loudnessGate,
+  clippingGate,
+  deadAirGate,
+  channelBalanceGate,
   avSyncGate,
   ...transcriptGates,
   ...manifestGates,

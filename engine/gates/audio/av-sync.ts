@@ -28,7 +28,6 @@ function avSyncThresholds(delivery: DeliveryProfileId): GateThresholds {
 
 /** A flash is a run of at most this many frames at least FLASH_RISE brighter than the picture around it. */
 const FLASH_MAX_FRAMES = 4;
-
 const FLASH_RISE = 0.3;
 
 /** A flash and a beep further apart than this are not one sync event. */

@@ -13,9 +13,9 @@ import {
   PROFILE_ALIASES,
   REQUEST_PROFILES,
   TECHNICAL_GATES,
+  needsLegalLevels,
   type DeliveryProfileId,
 } from '../profiles/index.js';
-import { needsLegalLevels } from '../profiles/thresholds-format.js';
 import type { GateArea, GateDefinition, GateThresholds, ThresholdValue } from '../types.js';
 
 export const GATES_DOC_PATH = 'docs/gates.md';

@@ -2,7 +2,6 @@
 import { EngineError } from '../errors.js';
 import type { DeliveryProfileId } from '../profiles/index.js';
 import type { GateDefinition, GateThresholds } from '../types.js';
-import { formatGates } from './format.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
 import { textGates } from './text.js';
@@ -15,12 +14,15 @@ import { loudnessGate } from './audio/loudness.js';
 import { blackFramesGate } from './visual/black-frames.js';
 import { canvasFillGate } from './visual/canvas-fill.js';
 import { loopFreezeGate } from './visual/loop-freeze.js';
+import { formatSpecGate } from './format/format-spec.js';
+import { shortsFormatGate } from './format/shorts-format.js';
 
 export const GATES: readonly GateDefinition[] = [
   blackFramesGate,
   loopFreezeGate,
   canvasFillGate,
-  ...formatGates,
+  formatSpecGate,
+  shortsFormatGate,
   loudnessGate,
   clippingGate,
   deadAirGate,

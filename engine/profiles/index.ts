@@ -51,6 +51,13 @@ export const TECHNICAL_GATES = [
   'av_sync',
 ] as const;
 
+/** Deliveries whose format_spec measures R 103 legal levels (the decode pass samples full-resolution pictures). */
+const LEGAL_LEVEL_DELIVERIES: readonly DeliveryProfileId[] = ['broadcast_r128'];
+
+export function needsLegalLevels(delivery: DeliveryProfileId): boolean {
+  return LEGAL_LEVEL_DELIVERIES.includes(delivery);
+}
+
 export interface PipelineProfile {
   id: PipelineProfileId;
   label: string;

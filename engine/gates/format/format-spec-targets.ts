@@ -1,28 +1,23 @@
-// Technical delivery targets of format_spec and shorts_format per delivery profile, with sources.
-// A value's confidence is that of its weakest part: a list mixing a platform's recommendation with a house
-// addition is 'house'. Web platforms re-encode every upload, so a deviation there is WATCH; broadcast delivery
-// specs are contractual, so a deviation is BLOCK (`deviationSeverity`).
-import type { GateThresholds, ThresholdValue } from '../types.js';
-import type { DeliveryProfileId } from './index.js';
-import { t } from './threshold-values.js';
+// The technical delivery targets format_spec checks, per delivery profile, with sources. A value's confidence is
+// that of its weakest part: a list mixing a platform's recommendation with a house addition is 'house'. Web platforms
+// re-encode every upload, so a deviation there is WATCH; broadcast delivery specs are contractual, so a deviation is
+// BLOCK (`deviationSeverity`).
+import type { DeliveryProfileId } from '../../profiles/index.js';
+import type { GateThresholds, ThresholdValue } from '../../types.js';
+import { t } from '../../profiles/threshold-values.js';
 
 const YOUTUBE_UPLOAD = 'YouTube Help "Recommended upload encoding settings" (support.google.com/youtube/answer/1722171)';
 const META_REELS = 'Meta/Instagram Reels publishing specs as quoted by help.circleboom.com';
 const TIKTOK = 'TikTok upload specs as quoted by changethisfile.com, teleguide.net (no official TikTok page read)';
 const APPLE_PODCASTS = 'Apple Podcasts "Audio requirements" (podcasters.apple.com/support/893-audio-requirements)';
+
 const BROADCAST_HOUSE_FORMATS =
   'typical broadcaster delivery specs: DPP AS-11 UK (tvtechnology.com), MediaBank ULS play-out house format (MXF OP1a, XDCAM HD422, PCM 48 kHz 24 bit)';
+
 const R103 = 'EBU R 103 v3.0 (2020): R′G′B′ within −5 %..105 %, 8-bit 5..246 (ebu.io/qc/items/0051B)';
 const YOUTUBE_THUMBNAILS = 'YouTube Help "Add video thumbnails" as quoted by simonwebdesign.com, devaul.net';
 const COMMON_AUDIO_CONTAINERS = ['m4a', 'mp3', 'aac', 'wav', 'flac'];
 const WEB_PIXEL_FORMATS = ['yuv420p', 'yuvj420p'];
-
-/** Deliveries whose format_spec measures R 103 legal levels (the decode pass samples full-resolution pictures). */
-const LEGAL_LEVEL_DELIVERIES: readonly DeliveryProfileId[] = ['broadcast_r128'];
-
-export function needsLegalLevels(delivery: DeliveryProfileId): boolean {
-  return LEGAL_LEVEL_DELIVERIES.includes(delivery);
-}
 
 function imageRules(): GateThresholds {
   return {
@@ -127,25 +122,6 @@ function broadcast(): GateThresholds {
   };
 }
 
-type ShortsPlatform = 'youtube' | 'meta' | 'tiktok';
-
-function shortsFormat(platform: ShortsPlatform): GateThresholds {
-  const durationSource: Record<ShortsPlatform, [string, ThresholdValue['confidence']]> = {
-    youtube: ['YouTube Shorts: 3 min for uploads from 15 Oct 2024 (kapwing, hindustantimes, REFERENCE 2.5)', 'secondary'],
-    meta: ['Instagram Reels: 3 min since Jan 2025 (gadinsider, socialsamosa, REFERENCE 2.5)', 'secondary'],
-    tiktok: ['Preflight house rule: the cross-platform short-form limit (Shorts, Reels); TikTok itself accepts uploads up to 60 min', 'house'],
-  };
-  const [durationText, durationConfidence] = durationSource[platform];
-  return {
-    maxDurationSeconds: t(180, 's', durationText, durationConfidence),
-    maxWidthToHeight: t(1, 'ratio', 'YouTube Shorts: square or taller qualifies; wider than 1:1 is not a Short (REFERENCE 2.5)', 'secondary'),
-    recommendedAspect: t('9:16', 'aspect', 'Shorts, Reels and TikTok recommend 9:16 (REFERENCE 2.5)', 'secondary'),
-    aspectTolerancePct: t(2, '%', 'Preflight house rule: within 2 % of 9:16 counts as 9:16', 'house'),
-    recommendedWidthPx: t(1080, 'px', '1080×1920 recommended (REFERENCE 2.5)', 'secondary'),
-    minWidthPx: t(720, 'px', 'Instagram Reels minimum 720×1280 (REFERENCE 2.5); TikTok likewise (changethisfile.com)', 'secondary'),
-  };
-}
-
 const FORMAT_SPEC: Record<DeliveryProfileId, () => GateThresholds> = {
   video_site_shorts: () => videoSite('youtube'),
   video_site_longform: () => videoSite('youtube'),
@@ -156,16 +132,6 @@ const FORMAT_SPEC: Record<DeliveryProfileId, () => GateThresholds> = {
   ai_render_gate: () => videoSite('ai_render'),
 };
 
-const SHORTS_PLATFORM: Record<DeliveryProfileId, ShortsPlatform> = {
-  video_site_shorts: 'youtube',
-  video_site_longform: 'youtube',
-  social_reels_ad: 'meta',
-  short_video_app_post: 'tiktok',
-  broadcast_r128: 'youtube',
-  podcast_delivery: 'youtube',
-  ai_render_gate: 'youtube',
-};
-
-export function formatThresholds(delivery: DeliveryProfileId): Record<string, GateThresholds> {
-  return { format_spec: FORMAT_SPEC[delivery](), shorts_format: shortsFormat(SHORTS_PLATFORM[delivery]) };
+export function formatSpecTargets(delivery: DeliveryProfileId): GateThresholds {
+  return FORMAT_SPEC[delivery]();
 }

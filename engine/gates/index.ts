@@ -5,7 +5,6 @@ import type { GateDefinition, GateThresholds } from '../types.js';
 import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
 import { textGates } from './text.js';
-import { transcriptGates } from './transcript.js';
 import { avSyncGate } from './audio/av-sync.js';
 import { channelBalanceGate } from './audio/channel-balance.js';
 import { clippingGate } from './audio/clipping.js';
@@ -16,6 +15,12 @@ import { canvasFillGate } from './visual/canvas-fill.js';
 import { loopFreezeGate } from './visual/loop-freeze.js';
 import { formatSpecGate } from './format/format-spec.js';
 import { shortsFormatGate } from './format/shorts-format.js';
+import { chunkSidecarFailuresGate } from './structure/chunk-sidecar-failures.js';
+import { dialogueInMusicShortGate } from './transcript/dialogue-in-music-short.js';
+import { pronunciationWatchlistGate } from './transcript/pronunciation-watchlist.js';
+import { scriptFaithfulnessGate } from './transcript/script-faithfulness.js';
+import { sentenceBoundaryGate } from './transcript/sentence-boundary.js';
+import { spokenLeaksGate } from './transcript/spoken-leaks.js';
 
 export const GATES: readonly GateDefinition[] = [
   blackFramesGate,
@@ -28,7 +33,12 @@ export const GATES: readonly GateDefinition[] = [
   deadAirGate,
   channelBalanceGate,
   avSyncGate,
-  ...transcriptGates,
+  spokenLeaksGate,
+  pronunciationWatchlistGate,
+  scriptFaithfulnessGate,
+  sentenceBoundaryGate,
+  dialogueInMusicShortGate,
+  chunkSidecarFailuresGate,
   ...manifestGates,
   ...manifestMediaGates,
   ...textGates,

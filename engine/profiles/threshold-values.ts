@@ -10,6 +10,12 @@ export const t = (value: ThresholdValue['value'], unit: string, source: string, 
   confidence,
 });
 
+/** A Preflight house rule: no authority gives the number, `why` says what it is for. */
+export const houseRule = (value: ThresholdValue['value'], unit: string, why: string): ThresholdValue => t(value, unit, `Preflight house rule: ${why}`, 'house');
+
+/** A Preflight house list of words or phrases. */
+export const houseList = (value: string[], why: string): ThresholdValue => t(value, 'list', `Preflight house list: ${why}`, 'house');
+
 /** Vertical (9:16) short-form deliveries, where platform UI covers the picture and short-form rules apply. */
 export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 

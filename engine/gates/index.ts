@@ -2,7 +2,6 @@
 import { EngineError } from '../errors.js';
 import type { DeliveryProfileId } from '../profiles/index.js';
 import type { GateDefinition, GateThresholds } from '../types.js';
-import { manifestGates } from './manifest.js';
 import { manifestMediaGates } from './manifest-media.js';
 import { textGates } from './text.js';
 import { avSyncGate } from './audio/av-sync.js';
@@ -16,6 +15,14 @@ import { loopFreezeGate } from './visual/loop-freeze.js';
 import { formatSpecGate } from './format/format-spec.js';
 import { shortsFormatGate } from './format/shorts-format.js';
 import { chunkSidecarFailuresGate } from './structure/chunk-sidecar-failures.js';
+import { endScreenTeaseGate } from './structure/end-screen-tease.js';
+import { firstThreeSecondsGate } from './structure/first-three-seconds.js';
+import { literalSubjectMatchGate } from './structure/literal-subject-match.js';
+import { rehookCadenceGate } from './structure/rehook-cadence.js';
+import { repeatFatigueGate } from './structure/repeat-fatigue.js';
+import { speakerVisualBindingGate } from './structure/speaker-visual-binding.js';
+import { staticHeadDominanceGate } from './structure/static-head-dominance.js';
+import { visualNarrationMatchGate } from './structure/visual-narration-match.js';
 import { dialogueInMusicShortGate } from './transcript/dialogue-in-music-short.js';
 import { pronunciationWatchlistGate } from './transcript/pronunciation-watchlist.js';
 import { scriptFaithfulnessGate } from './transcript/script-faithfulness.js';
@@ -39,7 +46,14 @@ export const GATES: readonly GateDefinition[] = [
   sentenceBoundaryGate,
   dialogueInMusicShortGate,
   chunkSidecarFailuresGate,
-  ...manifestGates,
+  repeatFatigueGate,
+  speakerVisualBindingGate,
+  staticHeadDominanceGate,
+  literalSubjectMatchGate,
+  visualNarrationMatchGate,
+  firstThreeSecondsGate,
+  endScreenTeaseGate,
+  rehookCadenceGate,
   ...manifestMediaGates,
   ...textGates,
 ];

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioStats } from '../engine/audio/stats.js';
-import { gateById, thresholdsFor } from '../engine/gates/index.js';
-import { manifestMediaGates } from '../engine/gates/manifest-media.js';
+import { GATES, gateById, thresholdsFor } from '../engine/gates/index.js';
 import { DELIVERY_PROFILES, type DeliveryProfileId } from '../engine/profiles/index.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { AudioSignals, FlagDraft, GateContext, GateResult, MediaInfo } from '../engine/types.js';
@@ -20,6 +19,8 @@ const GATE_IDS = [
   'text_overlap',
   'hallucinated_plate_text',
 ];
+
+const manifestMediaGates = GATES.filter((g) => GATE_IDS.includes(g.id));
 
 const videoMedia = (width: number, height: number, durationSeconds: number) => videoOnly(width, height, durationSeconds);
 

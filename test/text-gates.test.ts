@@ -3,7 +3,7 @@
 // A control set of text-free footage (noise, fractals, cellular automata, texture, gradients) must read no text at all.
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../engine/check.js';
-import { pixelOverlap } from '../engine/gates/text.js';
+import { pixelOverlap } from '../engine/gates/text/text-overlap.js';
 import { buildTracks } from '../engine/ocr/tracks.js';
 import { thresholdsFor } from '../engine/gates/index.js';
 import type { Report } from '../engine/report.js';

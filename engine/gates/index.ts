@@ -2,9 +2,8 @@
 import { EngineError } from '../errors.js';
 import type { DeliveryProfileId } from '../profiles/index.js';
 import type { GateDefinition, GateThresholds } from '../types.js';
-import { manifestMediaGates } from './manifest-media.js';
-import { textGates } from './text.js';
 import { avSyncGate } from './audio/av-sync.js';
+import { voiceoverMusicBalanceGate } from './audio/voiceover-music-balance.js';
 import { channelBalanceGate } from './audio/channel-balance.js';
 import { clippingGate } from './audio/clipping.js';
 import { deadAirGate } from './audio/dead-air.js';
@@ -14,7 +13,17 @@ import { canvasFillGate } from './visual/canvas-fill.js';
 import { loopFreezeGate } from './visual/loop-freeze.js';
 import { formatSpecGate } from './format/format-spec.js';
 import { shortsFormatGate } from './format/shorts-format.js';
+import { assetTriageReuseManifestGate } from './structure/asset-triage-reuse-manifest.js';
 import { chunkSidecarFailuresGate } from './structure/chunk-sidecar-failures.js';
+import { cleanSegmentSourceScrubGate } from './structure/clean-segment-source-scrub.js';
+import { contactSheetEvidenceGate } from './structure/contact-sheet-evidence.js';
+import { openingFooterTextPresenceGate } from './structure/opening-footer-text-presence.js';
+import { hallucinatedPlateTextGate } from './text/hallucinated-plate-text.js';
+import { textContrastGate } from './text/text-contrast.js';
+import { textCropJitterGate } from './text/text-crop-jitter.js';
+import { textOverlapGate } from './text/text-overlap.js';
+import { textSafeAreaGate } from './text/text-safe-area.js';
+import { thumbnailTextReadabilityGate } from './text/thumbnail-text-readability.js';
 import { endScreenTeaseGate } from './structure/end-screen-tease.js';
 import { firstThreeSecondsGate } from './structure/first-three-seconds.js';
 import { literalSubjectMatchGate } from './structure/literal-subject-match.js';
@@ -54,8 +63,17 @@ export const GATES: readonly GateDefinition[] = [
   firstThreeSecondsGate,
   endScreenTeaseGate,
   rehookCadenceGate,
-  ...manifestMediaGates,
-  ...textGates,
+  contactSheetEvidenceGate,
+  openingFooterTextPresenceGate,
+  cleanSegmentSourceScrubGate,
+  assetTriageReuseManifestGate,
+  voiceoverMusicBalanceGate,
+  textCropJitterGate,
+  textOverlapGate,
+  hallucinatedPlateTextGate,
+  textContrastGate,
+  textSafeAreaGate,
+  thumbnailTextReadabilityGate,
 ];
 
 const byId = new Map(GATES.map((g) => [g.id, g]));

@@ -16,6 +16,9 @@ export const houseRule = (value: ThresholdValue['value'], unit: string, why: str
 /** A Preflight house list of words or phrases. */
 export const houseList = (value: string[], why: string): ThresholdValue => t(value, 'list', `Preflight house list: ${why}`, 'house');
 
+/** The contrast criterion of the text gates. */
+export const WCAG_CONTRAST = 'WCAG 2.x SC 1.4.3 (REFERENCE.md 2.6)';
+
 /** Vertical (9:16) short-form deliveries, where platform UI covers the picture and short-form rules apply. */
 export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 

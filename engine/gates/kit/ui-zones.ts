@@ -3,7 +3,8 @@
 import type { GateThresholds, Severity } from '../../types.js';
 import { EPSILON, exceeds, reaches, severityBand } from './bands.js';
 import { boxArea, boxBottom, boxRight, intersectionArea, type FrameBox } from './geometry.js';
-import { threshold } from './thresholds.js';
+import { round } from './stats.js';
+import { threshold, thresholdValues } from './thresholds.js';
 
 export const UI_ZONE_KEYS = ['uiZoneTopFraction', 'uiZoneBottomFraction', 'uiZoneSideFraction', 'uiZoneWatchShare', 'uiZoneBlockShare'];
 
@@ -39,6 +40,11 @@ export interface UnderUi {
   severity: Severity;
   /** The zones the box enters, in the order top, bottom, left, right. */
   zones: string[];
+}
+
+/** What a flag about text under the zones says of it: the share under them, the zones entered, the thresholds. */
+export function uiZoneEvidence({ share, zones }: UnderUi, th: GateThresholds): Record<string, unknown> {
+  return { shareUnderUi: round(share, 3), zones, threshold: thresholdValues(th, UI_ZONE_KEYS) };
 }
 
 /** WATCH above uiZoneWatchShare of the box under the zones, BLOCK from uiZoneBlockShare; null when clear enough. */

@@ -10,6 +10,7 @@ import { probe } from './probe.js';
 import { needsLegalLevels, PROFILES_VERSION, resolveProfile, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
 import { sha256File } from './receipt.js';
 import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
+import { withSidecarFiles } from './sidecars/contact-sheets.js';
 import type { EngineSidecars } from './sidecars/index.js';
 import type { GateDefinition, GateResult, MediaInfo, SignalNeed, Signals } from './types.js';
 
@@ -157,7 +158,8 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
 
   progress(95, 'gates');
   const timecodeFps = timecodeFpsOf(media);
-  const results = gates.map((g) => runGate(g, media, signals, opts.sidecars ?? {}, resolved, timecodeFps));
+  const sidecars = withSidecarFiles(opts.sidecars ?? {});
+  const results = gates.map((g) => runGate(g, media, signals, sidecars, resolved, timecodeFps));
   const flags = finaliseFlags(results, timecodeFps);
   const tGates = performance.now();
 

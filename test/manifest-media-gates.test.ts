@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioStats } from '../engine/audio/stats.js';
 import { GATES, gateById, thresholdsFor } from '../engine/gates/index.js';
 import { DELIVERY_PROFILES, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { withSidecarFiles } from '../engine/sidecars/contact-sheets.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { AudioSignals, FlagDraft, GateContext, GateResult, MediaInfo } from '../engine/types.js';
 
@@ -71,10 +72,10 @@ function contextFor(gate: string, opts: RunOptions): GateContext {
   return {
     media: opts.media ?? LANDSCAPE,
     signals: { video: null, audio: opts.audio ?? null, analysisMs: 0 },
-    sidecars: {
+    sidecars: withSidecarFiles({
       ...(opts.manifest === undefined ? {} : { manifest: manifestFromJson(opts.manifest) }),
       ...(opts.manifestDir === undefined ? {} : { manifestDir: opts.manifestDir }),
-    },
+    }),
     thresholds: thresholdsFor(gate, delivery),
     profileId: delivery === 'video_site_longform' ? 'generic_creator_video' : 'nto_shorts',
     deliveryProfile: DELIVERY_PROFILES[delivery],

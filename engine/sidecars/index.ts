@@ -1,4 +1,5 @@
 // Sidecar inputs as the gates see them: already parsed and validated (the service reads and checks them).
+import type { ContactSheetFile } from './contact-sheets.js';
 import type { ChunkSidecar } from './formats/chunk-sidecar.js';
 import type { ExpectedScript } from './formats/expected-script.js';
 import type { Manifest } from './formats/manifest.js';
@@ -15,4 +16,6 @@ export interface EngineSidecars {
   chunkSidecars?: ChunkSidecar[];
   /** Directory of a manifest read from disk, to resolve its relative paths (contact sheets). Never shown. */
   manifestDir?: string;
+  /** The manifest's relative contact-sheet references (as written) looked up in manifestDir; set when a check starts. */
+  contactSheets?: Record<string, ContactSheetFile>;
 }

@@ -1,6 +1,5 @@
 // contact_sheet_evidence: every segment declares a contact sheet, and each one exists in the manifest's folder.
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { EngineSidecars } from '../../sidecars/index.js';
 import type { FlagDraft, GateContext, GateResult } from '../../types.js';
 import { defineGate } from '../define.js';
 import { byStart, displayReference, EVIDENCE_SEGMENTS, fieldPath, listNames, manifestOrSkip, isManifest, segmentName, segmentRef, spanOf, URL_SCHEME, type SegmentRef } from '../kit/manifest-refs.js';
@@ -13,31 +12,13 @@ const SHEET_FRAMES = 12;
 
 type SheetLocation = 'found' | 'missing' | 'outside' | 'url' | 'no_directory';
 
-function isInside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
-
-/** Exists as a regular file whose real path (symbolic links followed) is still inside the manifest's directory. */
-function fileInside(root: string, target: string): SheetLocation {
-  try {
-    if (!isInside(realpathSync(root), realpathSync(target))) return 'outside';
-    return statSync(target).isFile() ? 'found' : 'missing';
-  } catch {
-    return 'missing';
-  }
-}
-
-function locateSheet(reference: string, manifestDir: string | undefined): SheetLocation {
-  const ref = reference.trim().replace(/\\/g, '/');
+/** Blank, a URL (never fetched), not resolvable (the manifest was given inline), or as looked up when the check started. */
+function locateSheet(reference: string, located: EngineSidecars['contactSheets']): SheetLocation {
+  const ref = reference.trim();
   if (ref === '') return 'missing';
   if (URL_SCHEME.test(ref)) return 'url';
-  if (manifestDir === undefined) return 'no_directory';
-  const root = resolve(manifestDir);
-  const target = resolve(root, ref);
-  if (!isInside(root, target)) return 'outside';
-  if (!existsSync(target)) return 'missing';
-  return fileInside(root, target);
+  if (located === undefined) return 'no_directory';
+  return located[reference] ?? 'missing';
 }
 
 interface SheetCheck {
@@ -151,7 +132,7 @@ function contactSheetEvidence(ctx: GateContext): GateResult {
   manifest.segments.forEach((segment, index) => {
     const ref = segmentRef(segment, index);
     if (segment.contactSheet === undefined) undeclared.push(ref);
-    else checks.push({ segment: ref, reference: segment.contactSheet, location: locateSheet(segment.contactSheet, ctx.sidecars.manifestDir) });
+    else checks.push({ segment: ref, reference: segment.contactSheet, location: locateSheet(segment.contactSheet, ctx.sidecars.contactSheets) });
   });
   const count = (...locations: SheetLocation[]) => checks.filter((c) => locations.includes(c.location)).length;
   const flags = [

@@ -1,9 +1,8 @@
 // Repair commands of the format gates: every re-encodable format_spec finding of one file shares one ffmpeg conform
 // command, built from the fixes the findings ask for and the delivery profile's encoder family.
 import { basename, extname } from 'node:path';
-import type { DeliveryProfileId } from '../../profiles/index.js';
 import type { GateThresholds, MediaInfo, Severity } from '../../types.js';
-import { optionalStrings } from '../kit/thresholds.js';
+import { optionalStrings, thresholdText } from '../kit/thresholds.js';
 import { containerOf, scanOf, TOP_FIELD_FIRST } from './media-format.js';
 
 /** What a re-encode must change to fix a finding. */
@@ -33,15 +32,14 @@ export const TONEMAP_TO_SDR = 'zscale=t=linear:npl=100,format=gbrpf32le,zscale=p
 
 export type ConformFamily = 'web' | 'broadcast' | 'podcast';
 
-export const CONFORM_FAMILY: Record<DeliveryProfileId, ConformFamily> = {
-  video_site_shorts: 'web',
-  video_site_longform: 'web',
-  social_reels_ad: 'web',
-  short_video_app_post: 'web',
-  ai_render_gate: 'web',
-  podcast_delivery: 'podcast',
-  broadcast_r128: 'broadcast',
-};
+const CONFORM_FAMILIES: readonly string[] = ['web', 'broadcast', 'podcast'] satisfies ConformFamily[];
+
+/** The encoder family the delivery profile's conform command uses (its `conformEncoder` target). */
+export function conformFamily(th: GateThresholds): ConformFamily {
+  const family = thresholdText(th, 'conformEncoder');
+  if (!CONFORM_FAMILIES.includes(family)) throw new Error(`threshold conformEncoder must be one of ${CONFORM_FAMILIES.join(', ')}`);
+  return family as ConformFamily;
+}
 
 export const VIDEO_ENCODER: Record<ConformFamily, string[]> = {
   web: ['-c:v', 'libx264', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-crf', '18', '-preset', 'slow'],
@@ -136,8 +134,8 @@ function streamMaps(media: MediaInfo, family: ConformFamily): string[] {
   return maps;
 }
 
-export function conformCommand(media: MediaInfo, th: GateThresholds, delivery: DeliveryProfileId, findings: Finding[]): string {
-  const family = CONFORM_FAMILY[delivery];
+export function conformCommand(media: MediaInfo, th: GateThresholds, findings: Finding[]): string {
+  const family = conformFamily(th);
   const fix = mergeFixes(findings);
   const container = outputContainer(media, th, family, targetAudioCodec(media, th));
   const args = [...streamMaps(media, family), ...videoArgs(media, fix, family), ...audioArgs(media, th, fix)];

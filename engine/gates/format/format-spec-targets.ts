@@ -34,6 +34,7 @@ function videoSite(source: 'youtube' | 'ai_render'): GateThresholds {
   const via = house ? `Preflight house rule: a generated render must be ready for a video site (${YOUTUBE_UPLOAD})` : YOUTUBE_UPLOAD;
   return {
     deviationSeverity: t('WATCH', 'severity', 'Preflight house rule: video sites accept and re-encode most files, so a deviation costs quality, not acceptance', 'house'),
+    conformEncoder: t('web', 'encoder family', 'Preflight house rule: the repair command re-encodes for upload: H.264 High 4:2:0 in MP4, AAC', 'house'),
     containers: t(['mp4', 'mov'], 'container', `${via}: MP4 recommended; MOV is a supported upload format (YouTube supported file formats)`, pick('secondary')),
     audioContainers: t(COMMON_AUDIO_CONTAINERS, 'container', 'Preflight house rule for audio-only files', 'house'),
     videoCodecs: t(['h264', 'hevc', 'vp9', 'av1'], 'codec', `${via}: H.264 recommended; HEVC, VP9, AV1 are supported uploads`, pick('secondary')),
@@ -60,6 +61,7 @@ function socialVertical(platform: 'meta' | 'tiktok'): GateThresholds {
   const conf: ThresholdValue['confidence'] = platform === 'meta' ? 'secondary' : 'unconfirmed';
   return {
     deviationSeverity: t('WATCH', 'severity', 'Preflight house rule: social apps re-encode uploads; a deviation costs quality, not acceptance', 'house'),
+    conformEncoder: t('web', 'encoder family', 'Preflight house rule: the repair command re-encodes for upload: H.264 High 4:2:0 in MP4, AAC', 'house'),
     containers: t(['mp4', 'mov'], 'container', `${src}: MOV or MP4`, conf),
     audioContainers: t(COMMON_AUDIO_CONTAINERS, 'container', 'Preflight house rule for audio-only files', 'house'),
     videoCodecs: t(['h264', 'hevc'], 'codec', `${src}: H.264 or HEVC`, conf),
@@ -87,6 +89,7 @@ function socialVertical(platform: 'meta' | 'tiktok'): GateThresholds {
 function podcast(): GateThresholds {
   return {
     ...videoSite('youtube'),
+    conformEncoder: t('podcast', 'encoder family', 'Preflight house rule: the repair command re-encodes picture as for upload (H.264 in MP4) and sound to the first allowed podcast codec', 'house'),
     audioContainers: t(['mp3', 'm4a', 'wav', 'flac'], 'container', `${APPLE_PODCASTS}: Connect takes WAV, FLAC, MP3; RSS feeds MP3 or AAC (M4A)`, 'primary'),
     audioCodecs: t(['mp3', 'aac', 'pcm_s16le', 'pcm_s24le', 'flac'], 'codec', `${APPLE_PODCASTS}: MP3, AAC, PCM (WAV), FLAC`, 'primary'),
     sampleRatesHz: t([44100, 48000], 'Hz', `${APPLE_PODCASTS}: 44.1 or 48 kHz recommended`, 'primary'),
@@ -97,6 +100,12 @@ function podcast(): GateThresholds {
 function broadcast(): GateThresholds {
   return {
     deviationSeverity: t('BLOCK', 'severity', 'Preflight house rule: broadcast delivery specs are contractual; QC rejects deviations', 'house'),
+    conformEncoder: t(
+      'broadcast',
+      'encoder family',
+      "Preflight house rule: the repair command makes ffmpeg's broadcast mezzanine, ProRes 422 HQ in MOV with every audio stream; an MXF house format needs the broadcaster's encoder",
+      'house',
+    ),
     containers: t(['mxf', 'mov'], 'container', `${BROADCAST_HOUSE_FORMATS}; ProRes in MOV is accepted by many broadcasters (house). Check the broadcaster's own spec`, 'house'),
     audioContainers: t(['wav', 'mxf'], 'container', 'Broadcast Wave (EBU Tech 3285) or MXF; house reading', 'house'),
     videoCodecs: t(['mpeg2video', 'h264', 'prores', 'dnxhd'], 'codec', `${BROADCAST_HOUSE_FORMATS}: XDCAM HD422 (MPEG-2), AVC-Intra/XAVC (H.264); ProRes, DNxHD (house)`, 'house'),

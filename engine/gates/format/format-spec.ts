@@ -2,14 +2,13 @@
 // levels for broadcast. A pure function of MediaInfo (plus legal-level samples); one conform command fixes every
 // re-encodable finding at once.
 import { basename } from 'node:path';
-import type { DeliveryProfileId } from '../../profiles/index.js';
 import type { FlagDraft, GateContext, GateResult, GateThresholds, MediaInfo, Severity, VideoStreamInfo } from '../../types.js';
 import { legalLevelsMatrix } from '../../video/legal-levels.js';
 import { defineGate } from '../define.js';
 import { gateResult } from '../kit/result.js';
 import { round } from '../kit/stats.js';
 import { optionalFlag, optionalNumber, optionalNumbers, optionalStrings, thresholdNumbers, thresholdSeverity, thresholdText } from '../kit/thresholds.js';
-import { COMMAND_NOTE, CONFORM_FAMILY, conformCommand, outputName, shellQuote, TONEMAP_TO_SDR, type ConformFamily, type Finding } from './conform.js';
+import { COMMAND_NOTE, conformCommand, conformFamily, outputName, shellQuote, TONEMAP_TO_SDR, type ConformFamily, type Finding } from './conform.js';
 import { formatSpecTargets } from './format-spec-targets.js';
 import { containerOf, describe, effectiveChannels, imageFormatOf, scanOf, sizeLabel, targetEvidence } from './media-format.js';
 
@@ -474,13 +473,13 @@ function findingsFor(scope: Scope, ctx: GateContext): Finding[] {
 }
 
 function runFormatSpec(ctx: GateContext): GateResult {
-  const delivery = ctx.deliveryProfile.id as DeliveryProfileId;
+  const delivery = ctx.deliveryProfile.id;
   const scope: Scope = { media: ctx.media, th: ctx.thresholds, severity: thresholdSeverity(ctx.thresholds, 'deviationSeverity') };
   const findings = findingsFor(scope, ctx);
   const reEncodable = findings.filter((f) => f.fix);
-  const command = reEncodable.length ? conformCommand(ctx.media, ctx.thresholds, delivery, reEncodable) : null;
+  const command = reEncodable.length ? conformCommand(ctx.media, ctx.thresholds, reEncodable) : null;
   const measurements = { ...describe(ctx.media, legalLevelsMeasurement(ctx)), deliveryProfile: delivery, ...(command ? { conformCommand: command } : {}) };
-  return gateResult('format_spec', measurements, findings.map((f) => toFlag(f, ctx.media, command, CONFORM_FAMILY[delivery])));
+  return gateResult('format_spec', measurements, findings.map((f) => toFlag(f, ctx.media, command, conformFamily(ctx.thresholds))));
 }
 
 export const formatSpecGate = defineGate({
@@ -499,7 +498,8 @@ export const formatSpecGate = defineGate({
     'matrix, and a count of pixels with any component outside −5 %..105 % (8-bit 5..246); samples over the 1 % area allowance become ' +
     'flags, with samples up to 10 s apart merged into one span. Other profiles report legal levels as not measured. Audio files are ' +
     'checked for container, codec, sample rate and channels; images are judged as video-site thumbnails (format, width ≥ 640 px, ' +
-    'file ≤ 2 MB). Every re-encodable flag carries the same ffmpeg conform command that fixes all of them at once.',
+    'file ≤ 2 MB). Every re-encodable flag carries the same ffmpeg conform command that fixes all of them at once, for the profile’s ' +
+    'conformEncoder family (web upload, podcast, or a broadcast mezzanine).',
   requires: { kinds: ['video', 'audio', 'image'], signals: ['legal_levels'] },
   thresholds: formatSpecTargets,
   run: runFormatSpec,

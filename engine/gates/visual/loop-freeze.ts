@@ -6,7 +6,7 @@ import { defineGate } from '../define.js';
 import { severityBand } from '../kit/bands.js';
 import { gateResult, skippedGate } from '../kit/result.js';
 import { round, runsOf, type IndexSpan } from '../kit/stats.js';
-import { threshold, thresholdValues } from '../kit/thresholds.js';
+import { threshold, thresholdSeverity, thresholdValues } from '../kit/thresholds.js';
 import { hms } from '../kit/wording.js';
 import { decodedVideo, frameTime, spanSeconds } from './video-timeline.js';
 
@@ -18,6 +18,14 @@ function loopFreezeThresholds(delivery: DeliveryProfileId): GateThresholds {
     freezeNoise: t(0.002, 'mean abs luma difference', 'Preflight house rule, on the 192-px analysis picture (freezedetect n=−60 dB is 0.001 at full size); also the static-frame floor of loop detection', 'house'),
     loopWatchSeconds: t(1.0, 's', 'Preflight house rule: a repeated non-static sequence of 1 s is visible to viewers', 'house'),
     loopBlockSeconds: t(aiGate ? 1.5 : 3.0, 's', 'Preflight house rule: repeated sequences are a generation/edit artefact', 'house'),
+    stillWithSoundMaxSeverity: t(
+      aiGate ? 'BLOCK' : 'WATCH',
+      'severity',
+      aiGate
+        ? 'Preflight house rule: a generated render that never moves failed, with or without sound; judged like any freeze'
+        : 'Preflight house rule: a picture still for the whole file with sound is an audiogram or slideshow more often than a broken render, so it is at most WATCH',
+      'house',
+    ),
   };
 }
 
@@ -36,8 +44,7 @@ function freezeFlags(ctx: GateContext, v: VideoSignals, th: GateThresholds): { f
     longest = Math.max(longest, seconds);
     let severity = severityBand(seconds, watch, block);
     if (!severity) continue;
-    // A still picture throughout is an audiogram or slideshow more often than a broken render.
-    if (whole && ctx.media.audio && ctx.deliveryProfile.id !== 'ai_render_gate') severity = 'WATCH';
+    if (whole && ctx.media.audio && thresholdSeverity(th, 'stillWithSoundMaxSeverity') === 'WATCH') severity = 'WATCH';
     const start = frameTime(v, s.first);
     const stop = frameTime(v, s.last + 1);
     const span = `${hms(start)}-${hms(stop)}`;
@@ -136,7 +143,8 @@ export const loopFreezeGate = defineGate({
     'Freeze: consecutive frames whose mean absolute luma difference stays at or below freezeNoise, excluding black (black_frames owns black), ' +
     'judged by run length. Loop: every moving frame gets a 64-bit difference hash and a 24×24 thumbnail; a run of frames that matches an earlier ' +
     'run frame by frame (hash within 6 bits, thumbnail within 1 code value, at least 0.5 s apart, with different picture in between) is a ' +
-    'repeated sequence, judged by its length. Detection runs during the decode pass.',
+    'repeated sequence, judged by its length. Detection runs during the decode pass. A picture still for the whole file with sound is at most ' +
+    'stillWithSoundMaxSeverity (an audiogram or slideshow is normal on video sites; an AI render that never moves failed).',
   requires: { kinds: ['video'], signals: ['video'] },
   thresholds: loopFreezeThresholds,
   run: loopFreeze,

@@ -1,31 +1,11 @@
 // The report (preflight-report/1): verdict, gates with measurements, timestamped flags. Deterministic: the same
 // media and options give byte-identical `gates` and `flags`; ids follow the sorted flag order, times live elsewhere.
 import { basename } from 'node:path';
+import type { GateSummary, MediaSummary } from './report-schema.js';
 import { formatTimecode, formatTimestamp, frameIndex } from './timecode.js';
 import type { Flag, GateResult, GateStatus, MediaInfo, Verdict } from './types.js';
 
-export const REPORT_SCHEMA_VERSION = 'preflight-report/1';
-
-export type GateSummary = Omit<GateResult, 'flags'> & { flagCount: number };
-
-export interface Report {
-  schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  verdict: Verdict;
-  profile: string;
-  requestedProfile: string;
-  deliveryProfile: string;
-  profileResolution: string;
-  media: ReturnType<typeof mediaSummary> & { sha256: string };
-  engine: { name: 'preflight'; version: string; profilesVersion: string; ffmpeg: { version: string; source: string } };
-  summary: { block: number; watch: number; gatesRun: number; gatesSkipped: number; gatesErrored: number };
-  gates: GateSummary[];
-  flags: Flag[];
-  warnings: string[];
-  usage: Record<string, unknown> | null;
-  costEstimate: Record<string, unknown> | null;
-  timings: { probeMs: number; analysisMs: number; gatesMs: number; totalMs: number };
-  createdAt: string;
-}
+export { REPORT_SCHEMA_VERSION, type GateSummary, type Report } from './report-schema.js';
 
 /** An asset is upload-ready unless a BLOCK flag remains (WATCH is upload-ready, receipted as PASS). */
 export const isUploadReady = (verdict: Verdict): boolean => verdict !== 'BLOCK';
@@ -43,7 +23,7 @@ export function verdictOf(flags: { severity: string }[]): Verdict {
   return 'PASS';
 }
 
-export function mediaSummary(media: MediaInfo) {
+export function mediaSummary(media: MediaInfo): Omit<MediaSummary, 'sha256'> {
   const v = media.video;
   const a = media.audio;
   return {

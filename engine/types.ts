@@ -1,10 +1,10 @@
 // Shared engine contracts: media description, signals, gates, flags, reports.
 // The engine is pure media QC: nothing here knows about HTTP, MCP, keys or billing.
 
-export type MediaKind = 'video' | 'audio' | 'image';
-export type Severity = 'BLOCK' | 'WATCH';
-export type Verdict = 'PASS' | 'WATCH' | 'BLOCK';
-export type GateStatus = 'pass' | 'watch' | 'block' | 'skipped' | 'error';
+/** Flags, gate results and the report are declared once, as zod schemas (engine/report-schema.ts). */
+export type { Flag, FlagDraft, GateResult, GateStatus, MediaKind, Repair, Severity, Verdict } from './report-schema.js';
+import type { GateResult, MediaKind } from './report-schema.js';
+
 export type Confidence = 'primary' | 'secondary' | 'unconfirmed' | 'house';
 
 export interface VideoStreamInfo {
@@ -232,39 +232,6 @@ export interface ThresholdValue {
 }
 
 export type GateThresholds = Record<string, ThresholdValue>;
-
-export interface Repair {
-  action: string;
-  instruction: string;
-  verify: string;
-  reachable: boolean;
-}
-
-/** What a gate emits; the report assigns id, timestamp, timecode and frame. */
-export interface FlagDraft {
-  severity: Severity;
-  start: number;
-  end: number;
-  summary: string;
-  evidence: Record<string, unknown>;
-  repair: Repair;
-}
-
-export interface Flag extends FlagDraft {
-  id: string;
-  gate: string;
-  timestamp: string;
-  timecode: string;
-  frame: number;
-}
-
-export interface GateResult {
-  gate: string;
-  status: GateStatus;
-  reason?: string;
-  measurements: Record<string, unknown>;
-  flags: FlagDraft[];
-}
 
 export interface DeliveryProfile {
   id: string;

@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck, type CheckOptions } from '../engine/check.js';
+import type { CheckOptions } from '../engine/check.js';
+import { checked } from './helpers/checked.js';
 import type { Report } from '../engine/report.js';
 import * as fx from './helpers/fixtures.js';
 import * as golden from './helpers/golden-media.js';
@@ -32,7 +33,7 @@ const root = mkdtempSync(join(tmpdir(), 'preflight-golden-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function expectGolden(name: string, path: string | null, opts: CheckOptions): Promise<void> {
-  const { report } = await runCheck(path, opts);
+  const { report } = await checked(path, opts);
   const text = `${JSON.stringify(deterministicPart(report), null, 2)}\n`;
   const file = join(GOLDEN_DIR, `${name}.json`);
   if (process.env.UPDATE_GOLDEN === '1') {

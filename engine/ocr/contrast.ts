@@ -1,4 +1,4 @@
-// WCAG 2.x contrast of text against its local background (REFERENCE.md 2.6): relative luminance of each pixel of the
+// WCAG 2.x contrast of text against its local background (W3C relative luminance and contrast ratio): relative luminance of each pixel of the
 // text box (padded a little so the background around the glyphs is in), then the 95th against the 5th percentile.
 import type { OcrBox } from './tesseract.js';
 import { percentile } from '../gates/kit/stats.js';

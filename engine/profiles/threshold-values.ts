@@ -17,7 +17,7 @@ export const houseRule = (value: ThresholdValue['value'], unit: string, why: str
 export const houseList = (value: string[], why: string): ThresholdValue => t(value, 'list', `Preflight house list: ${why}`, 'house');
 
 /** The contrast criterion of the text gates. */
-export const WCAG_CONTRAST = 'WCAG 2.x SC 1.4.3 (REFERENCE.md 2.6)';
+export const WCAG_CONTRAST = 'WCAG 2.x SC 1.4.3 (contrast ratio of W3C relative luminance)';
 
 /** Vertical (9:16) short-form deliveries, where platform UI covers the picture and short-form rules apply. */
 export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
@@ -25,7 +25,7 @@ export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_sh
 export const isVerticalDelivery = (delivery: DeliveryProfileId): boolean => VERTICAL_DELIVERIES.includes(delivery);
 
 const UI_ZONE_SOURCE =
-  'REFERENCE.md 2.3: Meta Reels/ads guidance keeps top 14 %, bottom 35 %, sides 6 % free (via houseofmarketers.com and behaviour.digital); other platforms approximate';
+  'Meta Business Help Center Reels/ads guidance (quoted by houseofmarketers.com and behaviour.digital) keeps top 14 %, bottom 35 %, sides 6 % free; other platforms approximate';
 
 /** The approximate 9:16 platform UI zones and how much of a text box under them is WATCH or BLOCK. */
 export function uiZoneThresholds(): GateThresholds {

@@ -88,7 +88,7 @@ function loudnessThresholds(delivery: DeliveryProfileId): GateThresholds {
   return platformLoudness();
 }
 
-/** loudnorm's dynamic mode overshoots its TP target by 0.1–0.3 dB (REFERENCE.md §3), so commands aim this far under the ceiling. */
+/** loudnorm's dynamic mode overshoots its TP target by 0.1–0.3 dB (reported in dudarenok-maker/Castwright issue 1909), so commands aim this far under the ceiling. */
 const LOUDNORM_TP_MARGIN_DB = 0.5;
 
 /** loudnorm's LRA target: at least its default 7 LU, at most 20 LU (the limit of older builds such as the bundled 2018 one). */

@@ -67,8 +67,8 @@ function socialVertical(platform: 'meta' | 'tiktok'): GateThresholds {
     videoCodecs: t(['h264', 'hevc'], 'codec', `${src}: H.264 or HEVC`, conf),
     pixelFormats: t(WEB_PIXEL_FORMATS, 'pix_fmt', `${src}: 4:2:0 chroma subsampling, BT.709`, conf),
     hdrAllowed: t(false, 'allowed', 'Instagram reportedly has no HDR/BT.2020 support (adcreate.com)', 'unconfirmed'),
-    minShortSidePx: t(720, 'px', 'Instagram Reels and TikTok minimum 720×1280 (REFERENCE 2.5; changethisfile.com)', 'secondary'),
-    recommendedShortSidePx: t(1080, 'px', '1080×1920 recommended by Reels, TikTok and Shorts (REFERENCE 2.5)', 'secondary'),
+    minShortSidePx: t(720, 'px', 'Instagram Reels and TikTok minimum 720×1280 (Instagram via gadinsider and socialsamosa; TikTok via changethisfile.com)', 'secondary'),
+    recommendedShortSidePx: t(1080, 'px', '1080×1920 recommended by Shorts (YouTube via kapwing), Reels (via gadinsider) and TikTok (via unanswered.io)', 'secondary'),
     minFps: t(23, 'fps', `${src}: 23..60 fps`, conf),
     maxFps: t(60, 'fps', `${src}: 23..60 fps`, conf),
     variableFrameRateAllowed:

@@ -14,18 +14,18 @@ type ShortsPlatform = 'youtube' | 'meta' | 'tiktok';
 
 function shortsFormatThresholds(platform: ShortsPlatform): GateThresholds {
   const durationSource: Record<ShortsPlatform, [string, ThresholdValue['confidence']]> = {
-    youtube: ['YouTube Shorts: 3 min for uploads from 15 Oct 2024 (kapwing, hindustantimes, REFERENCE 2.5)', 'secondary'],
-    meta: ['Instagram Reels: 3 min since Jan 2025 (gadinsider, socialsamosa, REFERENCE 2.5)', 'secondary'],
+    youtube: ['YouTube Shorts: 3 min for uploads from 15 Oct 2024 (YouTube announcement quoted by kapwing and hindustantimes)', 'secondary'],
+    meta: ['Instagram Reels: 3 min since Jan 2025 (Mosseri announcement via gadinsider and socialsamosa)', 'secondary'],
     tiktok: ['Preflight house rule: the cross-platform short-form limit (Shorts, Reels); TikTok itself accepts uploads up to 60 min', 'house'],
   };
   const [durationText, durationConfidence] = durationSource[platform];
   return {
     maxDurationSeconds: t(180, 's', durationText, durationConfidence),
-    maxWidthToHeight: t(1, 'ratio', 'YouTube Shorts: square or taller qualifies; wider than 1:1 is not a Short (REFERENCE 2.5)', 'secondary'),
-    recommendedAspect: t('9:16', 'aspect', 'Shorts, Reels and TikTok recommend 9:16 (REFERENCE 2.5)', 'secondary'),
+    maxWidthToHeight: t(1, 'ratio', 'YouTube Shorts: square or taller qualifies; wider than 1:1 is not a Short (YouTube announcement quoted by kapwing and hindustantimes)', 'secondary'),
+    recommendedAspect: t('9:16', 'aspect', 'Shorts, Reels and TikTok recommend 9:16 (YouTube via kapwing, Instagram via gadinsider, TikTok via unanswered.io)', 'secondary'),
     aspectTolerancePct: t(2, '%', 'Preflight house rule: within 2 % of 9:16 counts as 9:16', 'house'),
-    recommendedWidthPx: t(1080, 'px', '1080×1920 recommended (REFERENCE 2.5)', 'secondary'),
-    minWidthPx: t(720, 'px', 'Instagram Reels minimum 720×1280 (REFERENCE 2.5); TikTok likewise (changethisfile.com)', 'secondary'),
+    recommendedWidthPx: t(1080, 'px', '1080×1920 recommended by Shorts, Reels and TikTok (YouTube via kapwing, Instagram via gadinsider, TikTok via unanswered.io)', 'secondary'),
+    minWidthPx: t(720, 'px', 'Instagram Reels minimum 720×1280 (via gadinsider and socialsamosa); TikTok likewise (changethisfile.com)', 'secondary'),
   };
 }
 

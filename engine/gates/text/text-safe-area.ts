@@ -10,7 +10,7 @@ import { clearOfUi, uiZoneEvidence, uiZones, uiZonesMeasurement, underUi, type U
 import { pct, quote, reRun } from '../kit/wording.js';
 import { isStill, NO_PICTURE, ocrMeasurements, textSignals, trackEvidence, trackSpan } from './read-text.js';
 
-const SAFE_AREAS = 'EBU R 95 / SMPTE ST 2046-1 (REFERENCE.md 2.3)';
+const SAFE_AREAS = 'EBU R 95 (2008) / SMPTE ST 2046-1:2009';
 
 function textSafeAreaThresholds(delivery: DeliveryProfileId): GateThresholds {
   const areas: GateThresholds = {

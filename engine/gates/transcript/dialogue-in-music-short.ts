@@ -11,7 +11,7 @@ import { hasMediaTimeline, timelineOf, timingEvidence } from './transcript-evide
 
 function dialogueInMusicShortThresholds(): GateThresholds {
   return {
-    maxShortSeconds: t(180, 's', 'Shorts are at most 180 s (DESIGN.md reference values; YouTube Shorts limit)', 'secondary'),
+    maxShortSeconds: t(180, 's', 'YouTube Shorts and Instagram Reels are at most 3 min (YouTube announcement of 15 Oct 2024 quoted by kapwing and hindustantimes; Instagram via gadinsider)', 'secondary'),
     sparseSpeechWatchPct: houseRule(
       30,
       '% of the duration',

@@ -12,7 +12,7 @@ import { decodedVideo, frameTime, spanSeconds } from './video-timeline.js';
 
 function blackFramesThresholds(): GateThresholds {
   return {
-    interiorWatchSeconds: t(0.5, 's', 'Preflight house rule (DESIGN.md): interior black ≥ 0.5 s is WATCH in every video profile', 'house'),
+    interiorWatchSeconds: t(0.5, 's', 'Preflight house rule: interior black ≥ 0.5 s is WATCH in every video profile', 'house'),
     interiorBlockSeconds: t(2.0, 's', 'Preflight house rule; Netflix source QC trims commercial black to ≤ 2 s', 'secondary'),
     headTailAllowanceSeconds: t(1.0, 's', 'Netflix source QC: 1 s of black at head and tail is normal', 'secondary'),
     pictureBlackRatio: t(0.98, 'fraction', 'ffmpeg blackdetect pic_th default; EBU QC 0016B minimum area', 'primary'),

@@ -3,6 +3,7 @@ import type { DeliveryProfileId } from '../../profiles/index.js';
 import type { GateContext, GateResult, GateThresholds } from '../../types.js';
 import { t, VERTICAL_DELIVERIES } from '../../profiles/threshold-values.js';
 import { defineGate } from '../define.js';
+import { exceeds, reaches, severityBand } from '../kit/bands.js';
 import { gateResult, skippedGate } from '../kit/result.js';
 import { round } from '../kit/stats.js';
 import { threshold, thresholdValues } from '../kit/thresholds.js';
@@ -53,7 +54,8 @@ function canvasFill(ctx: GateContext): GateResult {
     fillFramesShare: round(c.blurFramesShare, 3),
     paddedAreaPct: round(total, 1),
   };
-  const severity = c.framesConsidered === 0 ? null : total >= threshold(th, 'blockAreaPct') ? 'BLOCK' : total >= threshold(th, 'watchAreaPct') ? 'WATCH' : null;
+  // WATCH over watchAreaPct of the picture, BLOCK from blockAreaPct, as the thresholds' sources say.
+  const severity = c.framesConsidered === 0 ? null : severityBand(total, threshold(th, 'watchAreaPct'), threshold(th, 'blockAreaPct'), exceeds, reaches);
   if (!severity) return gateResult('canvas_fill', measurements, []);
   const kind = barArea >= fillArea ? 'bars' : 'blurred or flat fill';
   const axis = bars.left + bars.right + fill.left + fill.right > bars.top + bars.bottom + fill.top + fill.bottom ? 'pillarbox' : 'letterbox';
@@ -89,7 +91,8 @@ export const canvasFillGate = defineGate({
   algorithm:
     'On content frames only (mean luma ≥ 12 % and < 85 % dark, so black intros and fades do not vote): bars are flat near-black rows/columns from each edge; ' +
     'fill is a symmetric pair of side bands whose detail (luma gradient) is below blurDetailRatio of the centre, e.g. a blurred copy behind vertical footage. ' +
-    'The median extents over content frames give the padded area, counted only when present in at least minShareOfFrames of them.',
+    'The median extents over content frames give the padded area, counted only when present in at least minShareOfFrames of them; ' +
+    'a padded area over watchAreaPct is WATCH, from blockAreaPct BLOCK.',
   requires: { kinds: ['video', 'image'], signals: ['video'] },
   thresholds: canvasFillThresholds,
   run: canvasFill,

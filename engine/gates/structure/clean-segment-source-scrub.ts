@@ -1,7 +1,7 @@
 // clean_segment_source_scrub: every segment source scrubbed of watermarks, logos and burnt-in text, as declared.
 import { t } from '../../profiles/threshold-values.js';
 import type { ManifestSegment } from '../../sidecars/formats/manifest.js';
-import { findPhrase, phraseWords, tokenize } from '../../text/match.js';
+import { findPhrase, tokenize, wordsKey } from '../../text/match.js';
 import type { FlagDraft, GateContext, GateResult, GateThresholds } from '../../types.js';
 import { defineGate } from '../define.js';
 import { fieldPath, manifestOrSkip, isManifest, segmentName, segmentRef, type SegmentRef } from '../kit/manifest-refs.js';
@@ -37,7 +37,7 @@ interface ScrubRules {
 
 function scrubRules(th: GateThresholds): ScrubRules {
   return {
-    clean: new Set(thresholdList(th, 'cleanStatuses').map((s) => phraseWords(s).join(' '))),
+    clean: new Set(thresholdList(th, 'cleanStatuses').map((s) => wordsKey(s))),
     defects: thresholdList(th, 'blockStatuses'),
     requiredKinds: thresholdList(th, 'scrubRequiredKinds'),
   };
@@ -47,7 +47,7 @@ function scrubRules(th: GateThresholds): ScrubRules {
 function scrubFinding(segment: ManifestSegment, rules: ScrubRules): ScrubFinding | null {
   const status = segment.sourceScrub?.status;
   if (status === undefined) return segment.kind && rules.requiredKinds.includes(segment.kind) ? 'undeclared' : null;
-  if (rules.clean.has(phraseWords(status).join(' '))) return null;
+  if (rules.clean.has(wordsKey(status))) return null;
   const tokens = tokenize(status);
   return rules.defects.some((d) => findPhrase(tokens, d).length > 0) ? 'defect' : 'not_clean';
 }
@@ -89,7 +89,7 @@ function statusCounts(segments: ManifestSegment[]): Record<string, number> {
   for (const s of segments) {
     const status = s.sourceScrub?.status;
     if (status === undefined) continue;
-    const key = phraseWords(status).join(' ') || status.trim();
+    const key = wordsKey(status) || status.trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return Object.fromEntries([...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

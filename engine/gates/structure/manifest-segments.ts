@@ -2,7 +2,7 @@
 // as whole words, markers, and the rule that a gate without the manifest fields it reads is skipped, never a pass.
 // Free text (narration, description) is only searched for names the manifest itself declares.
 import type { Manifest, ManifestSegment, Marker } from '../../sidecars/formats/manifest.js';
-import { containsPhrase, phraseWords } from '../../text/match.js';
+import { containsPhrase, wordsKey } from '../../text/match.js';
 import type { GateContext, GateResult, Severity } from '../../types.js';
 import { skippedGate } from '../kit/result.js';
 import { spanText } from '../kit/wording.js';
@@ -19,15 +19,13 @@ export const MAX_LISTED_SEGMENTS = 20;
 
 export const segmentPath = (index: number, field?: string) => `segments[${index}]${field ? `.${field}` : ''}`;
 
-/** A declared name in comparable form: normalised whole words, '' when it holds none. */
-export const nameKey = (name: string) => phraseWords(name).join(' ');
 
-export const sameName = (a: string, b: string) => nameKey(a) !== '' && nameKey(a) === nameKey(b);
+export const sameName = (a: string, b: string) => wordsKey(a) !== '' && wordsKey(a) === wordsKey(b);
 
 /** Two declared names refer to the same thing when one contains the other as whole words ("Eiffel Tower" / "the Eiffel Tower at night"). */
 export const namesMatch = (a: string, b: string) => containsPhrase(a, b) || containsPhrase(b, a);
 
-export const declaredNames = (names: string[] | undefined) => (names ?? []).filter((n) => nameKey(n) !== '');
+export const declaredNames = (names: string[] | undefined) => (names ?? []).filter((n) => wordsKey(n) !== '');
 
 export const hasMarker = (segment: Segment, marker: Marker) => segment.markers?.includes(marker) ?? false;
 

@@ -3,13 +3,14 @@
 import { isVerticalDelivery, t } from '../../profiles/threshold-values.js';
 import type { Manifest } from '../../sidecars/formats/manifest.js';
 import type { FlagDraft, GateThresholds, VideoSignals } from '../../types.js';
+import { wordsKey } from '../../text/match.js';
 import { defineGate } from '../define.js';
 import { fallsBelow, severityBand } from '../kit/bands.js';
 import { gateResult } from '../kit/result.js';
 import { round } from '../kit/stats.js';
 import { threshold, thresholdValues } from '../kit/thresholds.js';
 import { spanText } from '../kit/wording.js';
-import { CONTIGUOUS_EPSILON, excerpt, nameKey, quoted, segmentAt, segmentLabel, segmentPath, segmentRef, undeclared, verify, withManifest, worse, type Segment } from './manifest-segments.js';
+import { CONTIGUOUS_EPSILON, excerpt, quoted, segmentAt, segmentLabel, segmentPath, segmentRef, undeclared, verify, withManifest, worse, type Segment } from './manifest-segments.js';
 
 function repeatFatigueThresholds(short: boolean): GateThresholds {
   return {
@@ -57,8 +58,8 @@ function shotKeys(segment: Segment): string[] {
   const keys: string[] = [];
   const file = segment.visualFile ? normaliseAssetPath(segment.visualFile) : '';
   if (file) keys.push(`file:${file}`);
-  const family = segment.sourceFamily ? nameKey(segment.sourceFamily) : '';
-  const description = segment.description ? nameKey(segment.description) : '';
+  const family = segment.sourceFamily ? wordsKey(segment.sourceFamily) : '';
+  const description = segment.description ? wordsKey(segment.description) : '';
   if (family && description) keys.push(`shot:${family}|${description}`);
   return keys;
 }

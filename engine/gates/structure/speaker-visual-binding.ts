@@ -1,9 +1,10 @@
 // speaker_visual_binding: who is shown against who speaks, per segment.
 import type { FlagDraft, Severity } from '../../types.js';
+import { wordsKey } from '../../text/match.js';
 import { defineGate } from '../define.js';
 import { gateResult } from '../kit/result.js';
 import { spanText } from '../kit/wording.js';
-import { nameKey, quoted, sameName, segmentLabel, segmentPath, segmentRef, undeclared, verify, withManifest, type Segment } from './manifest-segments.js';
+import { quoted, sameName, segmentLabel, segmentPath, segmentRef, undeclared, verify, withManifest, type Segment } from './manifest-segments.js';
 
 interface BindingFinding {
   rule: string;
@@ -14,7 +15,7 @@ interface BindingFinding {
 }
 
 /** Blank names count as none. */
-const declaredName = (name: string | null | undefined): string | null | undefined => (name === undefined ? undefined : name === null || nameKey(name) === '' ? null : name);
+const declaredName = (name: string | null | undefined): string | null | undefined => (name === undefined ? undefined : name === null || wordsKey(name) === '' ? null : name);
 
 function talkingHeadFinding(s: Segment): BindingFinding | null {
   const speaker = declaredName(s.speaker);

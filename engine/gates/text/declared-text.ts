@@ -1,7 +1,7 @@
 // Text declared in the manifest (onScreenText with a box), and the gates that judge both what the manifest declares
 // and what OCR reads in the picture: each half runs when its input is there, and both halves report together.
 import type { Manifest, ManifestSegment, TextBox } from '../../sidecars/formats/manifest.js';
-import { phraseWords } from '../../text/match.js';
+import { wordsKey } from '../../text/match.js';
 import type { GateContext, GateResult } from '../../types.js';
 import { roundedBox } from '../kit/geometry.js';
 import { NEEDS_MANIFEST, byStart, segmentRef, textFieldPath, type SegmentRef } from '../kit/manifest-refs.js';
@@ -52,8 +52,7 @@ export function countBoxless(segments: ManifestSegment[]): number {
 
 /** Identity of a text across segments: its normalised words, or the trimmed text when it has none (symbols). */
 export function declaredTextKey(text: string): string {
-  const words = phraseWords(text);
-  return words.length ? words.join(' ') : text.trim();
+  return wordsKey(text) || text.trim();
 }
 
 export function textEvidence(d: DeclaredText): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // manifest (across back-to-back segments) and text read in the picture (between neighbouring readings).
 import { t } from '../../profiles/threshold-values.js';
 import type { Manifest, ManifestSegment } from '../../sidecars/formats/manifest.js';
-import { textKey } from '../../ocr/words.js';
+import { wordsKey } from '../../text/match.js';
 import type { FlagDraft, GateContext, GateResult, GateThresholds, Severity, TextSignals, TextTrack } from '../../types.js';
 import { defineGate } from '../define.js';
 import { exceeds, fallsBelow } from '../kit/bands.js';
@@ -157,7 +157,7 @@ function jitterOf(track: TextTrack, watch: number, intentional: number): { shift
   const seq = positions(track);
   const steps: { dx: number; dy: number; shift: number }[] = [];
   for (let i = 1; i < seq.length; i++) {
-    if (textKey(seq[i].text) !== textKey(seq[i - 1].text)) continue;
+    if (wordsKey(seq[i].text) !== wordsKey(seq[i - 1].text)) continue;
     if (Math.abs(seq[i].box.w - seq[i - 1].box.w) > 0.02) continue;
     steps.push({ dx: seq[i].box.x - seq[i - 1].box.x, dy: seq[i].box.y - seq[i - 1].box.y, shift: boxShift(seq[i].box, seq[i - 1].box) });
   }

@@ -5,7 +5,7 @@ import type { Manifest, ManifestSegment, Marker } from '../../sidecars/formats/m
 import { containsPhrase, wordsKey } from '../../text/match.js';
 import type { GateContext, GateResult, Severity } from '../../types.js';
 import { skippedGate } from '../kit/result.js';
-import { spanText } from '../kit/wording.js';
+import { reRun, spanText } from '../kit/wording.js';
 
 export type Segment = ManifestSegment;
 
@@ -76,7 +76,7 @@ export function segmentAt(segments: Segment[], seconds: number): number {
 
 export const overlaps = (a: Segment, b: Segment) => a.start < b.end && b.start < a.end;
 
-export const verify = (gate: string, where: string) => `Re-run the check with checks=${gate}; expect no ${gate} flag for ${where}.`;
+export const verify = (gate: string, where: string) => reRun(gate, `no ${gate} flag for ${where}`);
 
 export type ManifestRun = (ctx: GateContext, manifest: Manifest) => GateResult;
 

@@ -4,7 +4,7 @@ import type { Transcript } from '../../sidecars/formats/transcript.js';
 import { quote, quoteWords, tokensInRange, transcriptTimeline, type Timeline, type TimeSpan } from '../../text/timeline.js';
 import type { FlagDraft, GateContext } from '../../types.js';
 import { round } from '../kit/stats.js';
-import { hms } from '../kit/wording.js';
+import { hms, reRun } from '../kit/wording.js';
 
 export const timeSpanText = (span: TimeSpan) => `${hms(span.start)}-${hms(span.end)}`;
 
@@ -39,7 +39,7 @@ export function contextOf(timeline: Timeline, from: number, to: number): string 
 }
 
 export function verify(gate: string, span: TimeSpan, what = `${gate} flag`): string {
-  return `Re-run the check with checks=${gate}; expect no ${what} at ${timeSpanText(span)}.`;
+  return reRun(gate, `no ${what} at ${timeSpanText(span)}`);
 }
 
 /** The first `max` flags, BLOCK before WATCH then in time order; the rest are counted, not listed. */

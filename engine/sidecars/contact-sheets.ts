@@ -4,9 +4,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Manifest } from './formats/manifest.js';
-import type { EngineSidecars } from './index.js';
-
-export type ContactSheetFile = 'found' | 'missing' | 'outside';
+import type { ContactSheetFile, EngineSidecars } from './index.js';
 
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);

@@ -1,5 +1,4 @@
 // Sidecar inputs as the gates see them: already parsed and validated (the service reads and checks them).
-import type { ContactSheetFile } from './contact-sheets.js';
 import type { ChunkSidecar } from './formats/chunk-sidecar.js';
 import type { ExpectedScript } from './formats/expected-script.js';
 import type { Manifest } from './formats/manifest.js';
@@ -7,6 +6,9 @@ import type { Transcript } from './formats/transcript.js';
 import type { Watchlist } from './formats/watchlist.js';
 
 export type { ChunkSidecar, ExpectedScript, Manifest, Transcript, Watchlist };
+
+/** A contact sheet the manifest names, looked up in the manifest's folder (engine/sidecars/contact-sheets.ts). */
+export type ContactSheetFile = 'found' | 'missing' | 'outside';
 
 export interface EngineSidecars {
   manifest?: Manifest;

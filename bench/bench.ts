@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { runCheck } from '../engine/check.js';
-import { gateById } from '../engine/gates/catalogue.js';
-import { DELIVERY_PROFILES, thresholdsFor } from '../engine/profiles/index.js';
+import { gateById, thresholdsFor } from '../engine/gates/index.js';
+import { DELIVERY_PROFILES } from '../engine/profiles/index.js';
 import type { GateContext, MediaInfo } from '../engine/types.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 

@@ -4,13 +4,14 @@ import { analyse } from './analyse.js';
 import { checkCoverage, isDeliveryProfile, mediaShapeOf, requiredGates, sidecarsGiven, type MediaShape, type SidecarName } from './delivery-requirements.js';
 import { EngineError } from './errors.js';
 import { engineCapabilities } from './ffmpeg/capabilities.js';
-import { NOT_AVAILABLE, gateById, parseChecks } from './gates/catalogue.js';
-import { skippedGate } from './gates/common.js';
+import { readsSidecars } from './gates/define.js';
+import { gateById, parseChecks } from './gates/index.js';
+import { skippedGate } from './gates/kit/result.js';
 import { probe } from './probe.js';
-import { PROFILES_VERSION, resolveProfile, thresholdsFor, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
-import { needsLegalLevels } from './profiles/thresholds-format.js';
+import { needsLegalLevels, PROFILES_VERSION, resolveProfile, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
 import { sha256File } from './receipt.js';
 import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
+import { withSidecarFiles } from './sidecars/contact-sheets.js';
 import type { EngineSidecars } from './sidecars/index.js';
 import type { GateDefinition, GateResult, MediaInfo, SignalNeed, Signals } from './types.js';
 
@@ -68,13 +69,10 @@ export function selectGates(resolved: ResolvedProfile, checks: string[] | null, 
   return ids.map((id) => gateById(id)).filter((g): g is GateDefinition => Boolean(g));
 }
 
-/** Gates that can run on sidecars alone read a manifest, transcript, script, watchlist or chunk sidecars. */
-const SIDECAR_INPUT = /manifest|transcript|script|watchlist|sidecar/;
-
+/** Why a gate cannot run on this media, or null when it can. */
 function runnable(gate: GateDefinition, media: MediaInfo): string | null {
-  if (!gate.available) return NOT_AVAILABLE;
-  if (media.container === SIDECARS_ONLY) return SIDECAR_INPUT.test(gate.input) ? null : `needs ${gate.input}: this check has sidecars only`;
-  if (!gate.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
+  if (media.container === SIDECARS_ONLY) return readsSidecars(gate) ? null : `needs ${gate.input}: this check has sidecars only`;
+  if (!gate.requires.kinds.includes(media.kind)) return `needs ${gate.input}: this file is ${media.kind === 'image' ? 'an image' : media.kind}`;
   return null;
 }
 
@@ -82,7 +80,7 @@ function signalNeeds(gates: GateDefinition[], media: MediaInfo, delivery: Delive
   const needs = new Set<SignalNeed>();
   for (const g of gates) {
     if (runnable(g, media)) continue;
-    for (const n of g.needs) if (n !== 'legal_levels' || needsLegalLevels(delivery)) needs.add(n);
+    for (const n of g.requires.signals) if (n !== 'legal_levels' || needsLegalLevels(delivery)) needs.add(n);
   }
   return needs;
 }
@@ -95,7 +93,7 @@ function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, sidec
       media,
       signals,
       sidecars,
-      thresholds: thresholdsFor(gate.id, resolved.deliveryProfile.id as DeliveryProfileId),
+      thresholds: gate.thresholds(resolved.deliveryProfile.id as DeliveryProfileId),
       profileId: resolved.profile.id,
       deliveryProfile: resolved.deliveryProfile,
       timecodeFps,
@@ -157,8 +155,8 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   await opts.afterProbe?.(media);
   const resolved = resolveProfile(opts.profile, media);
   const shape = path === null ? null : mediaShapeOf(media);
-  const sidecars = sidecarsGiven(opts.sidecars);
-  const gates = selectGates(resolved, checks, shape, sidecars);
+  const sidecarNames = sidecarsGiven(opts.sidecars);
+  const gates = selectGates(resolved, checks, shape, sidecarNames);
   const tProbe = performance.now();
 
   progress(5, 'analyse');
@@ -172,7 +170,8 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
 
   progress(95, 'gates');
   const timecodeFps = timecodeFpsOf(media);
-  const results = gates.map((g) => runGate(g, media, signals, opts.sidecars ?? {}, resolved, timecodeFps));
+  const sidecars = withSidecarFiles(opts.sidecars ?? {});
+  const results = gates.map((g) => runGate(g, media, signals, sidecars, resolved, timecodeFps));
   const flags = finaliseFlags(results, timecodeFps);
   const tGates = performance.now();
 
@@ -198,7 +197,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
       gatesErrored: countStatuses(results, 'error'),
     },
     gates: gateSummaries(results),
-    coverage: checkCoverage({ deliveryProfile: resolved.deliveryProfile.id, media: shape, sidecars, narrowed: checks !== null, results }),
+    coverage: checkCoverage({ deliveryProfile: resolved.deliveryProfile.id, media: shape, sidecars: sidecarNames, narrowed: checks !== null, results }),
     flags,
     warnings,
     usage: opts.usage ? opts.usage(media) : null,

@@ -1,13 +1,15 @@
 // What a delivery profile requires of a check before a receipt may speak for it, and whether a check (or a receipt's
 // `gates`) meets that. One rule for the engine's gate selection, the report, the receipt builder and every verifier;
 // published as a table in docs/receipts.md (engine/docs/receipt-requirements-doc.ts).
-import { gateById } from './gates/catalogue.js';
+import type { z } from 'zod';
+import { gateById } from './gates/index.js';
+import { MEDIA_SHAPES, SIDECAR_NAMES, type CheckCoverageSchema } from './report-schema.js';
 import { DELIVERY_PROFILE_IDS, PIPELINE_PROFILES, type DeliveryProfileId, type PipelineProfileId } from './profiles/index.js';
 import type { EngineSidecars } from './sidecars/index.js';
-import type { GateDefinition, GateStatus, MediaKind } from './types.js';
+import { sidecarNameOf } from './gates/define.js';
+import type { GateDefinition, GateStatus, MediaKind, SidecarName as GateSidecarName } from './types.js';
 
-/** The kinds of media a requirement tells apart: a video without sound needs no audio gate. */
-export const MEDIA_SHAPES = ['video', 'silent_video', 'audio', 'image'] as const;
+export { MEDIA_SHAPES, SIDECAR_NAMES };
 export type MediaShape = (typeof MEDIA_SHAPES)[number];
 
 export const MEDIA_SHAPE_LABELS: Record<MediaShape, string> = {
@@ -20,7 +22,6 @@ export const MEDIA_SHAPE_LABELS: Record<MediaShape, string> = {
 const kindOf = (shape: MediaShape): MediaKind => (shape === 'silent_video' ? 'video' : shape);
 const hasSound = (shape: MediaShape): boolean => shape === 'video' || shape === 'audio';
 
-export const SIDECAR_NAMES = ['manifest', 'transcript', 'watchlist', 'expectedScript', 'chunkSidecars'] as const;
 export type SidecarName = (typeof SIDECAR_NAMES)[number];
 
 export const SIDECAR_LABELS: Record<SidecarName, string> = {
@@ -60,31 +61,22 @@ export function referencePipeline(profile: DeliveryProfileId, kind: MediaKind): 
   return VIDEO_REFERENCE[profile];
 }
 
-/** The sidecars a gate cannot run without, by the input the catalogue declares for it ("" = none: it reads the media). */
-const INPUT_SIDECARS: Record<string, readonly SidecarName[]> = {
-  video: [],
-  image: [],
-  'video/image': [],
-  'audio/video': [],
-  'video with audio': [],
-  'video/image or manifest': [],
-  transcript: ['transcript'],
-  'transcript + watchlist': ['transcript', 'watchlist'],
-  'transcript + expected script': ['transcript', 'expectedScript'],
-  'sidecar directory': ['chunkSidecars'],
-  manifest: ['manifest'],
-  'manifest mix metadata': ['manifest'],
+/** Gates name their sidecars as readers do ("expected script"); a check records them by their sidecar field. */
+const SIDECAR_FIELD: Record<GateSidecarName, SidecarName> = {
+  manifest: 'manifest',
+  transcript: 'transcript',
+  watchlist: 'watchlist',
+  'expected script': 'expectedScript',
+  'sidecar directory': 'chunkSidecars',
 };
 
-/** The sidecars a gate needs; throws for a gate whose declared input this table does not know (a test walks every gate). */
+/** The sidecars a gate cannot run without (none for a gate that reads the media, even one that may also read a manifest). */
 export function sidecarsNeeded(gate: GateDefinition): readonly SidecarName[] {
-  const needed = INPUT_SIDECARS[gate.input];
-  if (!needed) throw new Error(`delivery requirements: gate ${gate.id} declares the unknown input "${gate.input}"`);
-  return needed;
+  return [...new Set(gate.requires.sidecars.map((need) => SIDECAR_FIELD[sidecarNameOf(need)]))];
 }
 
 function appliesTo(gate: GateDefinition, shape: MediaShape): boolean {
-  return gate.kinds.includes(kindOf(shape)) && (hasSound(shape) || !gate.needs.includes('audio'));
+  return gate.requires.kinds.includes(kindOf(shape)) && (hasSound(shape) || !gate.requires.signals.includes('audio'));
 }
 
 export function mediaShapeOf(media: { kind: MediaKind; audio: unknown }): MediaShape {
@@ -136,23 +128,7 @@ export function requiredGates(profile: DeliveryProfileId, media: MediaShape, sid
 // ---------------------------------------------------------------------------------------------------------------
 // Coverage of a check
 
-export interface CheckCoverage {
-  /** The delivery profile a receipt would name. */
-  deliveryProfile: string;
-  /** null for a sidecar-only check: no media, no receipt. */
-  media: MediaShape | null;
-  sidecars: SidecarName[];
-  /** Explicit checks narrowed the gates: a repair step. */
-  narrowed: boolean;
-  /** Gates the profile requires of this media and these sidecars. */
-  required: string[];
-  /** Required gates that did not run: not selected, or (media gates) skipped. */
-  missing: string[];
-  /** Gates that failed with an error. */
-  errored: string[];
-  /** Every required gate ran and none errored: the only checks a receipt is issued for. */
-  complete: boolean;
-}
+export type CheckCoverage = z.infer<typeof CheckCoverageSchema>;
 
 export interface CoverageInput {
   deliveryProfile: string;

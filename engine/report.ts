@@ -2,33 +2,11 @@
 // media and options give byte-identical `gates` and `flags`; ids follow the sorted flag order, times live elsewhere.
 import { basename } from 'node:path';
 import { checkCoverage, incompleteCheckReason, mediaShapeOf, type CheckCoverage } from './delivery-requirements.js';
+import type { GateSummary, MediaSummary, Report } from './report-schema.js';
 import { formatTimecode, formatTimestamp, frameIndex } from './timecode.js';
 import type { Flag, GateResult, GateStatus, MediaInfo, Verdict } from './types.js';
 
-export const REPORT_SCHEMA_VERSION = 'preflight-report/1';
-
-export type GateSummary = Omit<GateResult, 'flags'> & { flagCount: number };
-
-export interface Report {
-  schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  verdict: Verdict;
-  profile: string;
-  requestedProfile: string;
-  deliveryProfile: string;
-  profileResolution: string;
-  media: ReturnType<typeof mediaSummary> & { sha256: string };
-  engine: { name: 'preflight'; version: string; profilesVersion: string; ffmpeg: { version: string; source: string } };
-  summary: { block: number; watch: number; gatesRun: number; gatesSkipped: number; gatesErrored: number };
-  gates: GateSummary[];
-  /** Whether the check covered everything its delivery profile requires: only a complete check gets a receipt. */
-  coverage: CheckCoverage;
-  flags: Flag[];
-  warnings: string[];
-  usage: Record<string, unknown> | null;
-  costEstimate: Record<string, unknown> | null;
-  timings: { probeMs: number; analysisMs: number; gatesMs: number; totalMs: number };
-  createdAt: string;
-}
+export { REPORT_SCHEMA_VERSION, type GateSummary, type Report } from './report-schema.js';
 
 /** The one sentence every surface (CLI, visual report, agent tools) says about the verdict of a complete check. */
 export const UPLOAD_READINESS: Record<Verdict, string> = {
@@ -64,7 +42,7 @@ export function verdictOf(flags: { severity: string }[]): Verdict {
   return 'PASS';
 }
 
-export function mediaSummary(media: MediaInfo) {
+export function mediaSummary(media: MediaInfo): Omit<MediaSummary, 'sha256'> {
   const v = media.video;
   const a = media.audio;
   return {

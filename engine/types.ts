@@ -1,10 +1,10 @@
 // Shared engine contracts: media description, signals, gates, flags, reports.
 // The engine is pure media QC: nothing here knows about HTTP, MCP, keys or billing.
 
-export type MediaKind = 'video' | 'audio' | 'image';
-export type Severity = 'BLOCK' | 'WATCH';
-export type Verdict = 'PASS' | 'WATCH' | 'BLOCK';
-export type GateStatus = 'pass' | 'watch' | 'block' | 'skipped' | 'error';
+/** Flags, gate results and the report are declared once, as zod schemas (engine/report-schema.ts). */
+export type { Flag, FlagDraft, GateResult, GateStatus, MediaKind, Repair, Severity, Verdict } from './report-schema.js';
+import type { GateResult, MediaKind } from './report-schema.js';
+
 export type Confidence = 'primary' | 'secondary' | 'unconfirmed' | 'house';
 
 export interface VideoStreamInfo {
@@ -159,8 +159,9 @@ export interface AudioSignals {
 /** Clipping, silence, per-channel and beep statistics: defined by engine/audio/stats.ts. */
 export type { AudioStats } from './audio/stats.js';
 import type { AudioStats } from './audio/stats.js';
-import type { FrameBox } from './text/boxes.js';
+import type { FrameBox } from './gates/kit/geometry.js';
 import type { EngineSidecars } from './sidecars/index.js';
+import type { DeliveryProfileId } from './profiles/index.js';
 
 /** One reading of a text line at one sample, confirmed by the neighbouring sample of the same pass. */
 export interface TextObservation {
@@ -232,39 +233,6 @@ export interface ThresholdValue {
 
 export type GateThresholds = Record<string, ThresholdValue>;
 
-export interface Repair {
-  action: string;
-  instruction: string;
-  verify: string;
-  reachable: boolean;
-}
-
-/** What a gate emits; the report assigns id, timestamp, timecode and frame. */
-export interface FlagDraft {
-  severity: Severity;
-  start: number;
-  end: number;
-  summary: string;
-  evidence: Record<string, unknown>;
-  repair: Repair;
-}
-
-export interface Flag extends FlagDraft {
-  id: string;
-  gate: string;
-  timestamp: string;
-  timecode: string;
-  frame: number;
-}
-
-export interface GateResult {
-  gate: string;
-  status: GateStatus;
-  reason?: string;
-  measurements: Record<string, unknown>;
-  flags: FlagDraft[];
-}
-
 export interface DeliveryProfile {
   id: string;
   label: string;
@@ -287,18 +255,37 @@ export interface GateContext {
 /** Signals a gate needs from the single decode pass. */
 export type SignalNeed = 'video' | 'audio' | 'legal_levels' | 'text';
 
+/** A sidecar, as a gate's input names it. */
+export type SidecarName = 'manifest' | 'transcript' | 'watchlist' | 'expected script' | 'sidecar directory';
+
+/** A sidecar a gate cannot run without; `part` says what of it the gate reads (e.g. the manifest's "mix metadata"). */
+export type SidecarNeed = SidecarName | { sidecar: SidecarName; part: string };
+
+/** What a gate reads. Its input wording, the signals a check computes for it and its docs all follow from this. */
+export interface GateRequirements {
+  /** Media kinds the gate judges: a file of another kind skips it. */
+  kinds: MediaKind[];
+  /** Signals of the decode pass it reads. */
+  signals: SignalNeed[];
+  /** Sidecars it cannot run without, all of them. A gate that reads sidecars also runs in a sidecar-only check. */
+  sidecars: SidecarNeed[];
+  /** A sidecar that stands in for the picture: without a picture to read, the gate judges what this sidecar declares. */
+  orSidecar?: SidecarName;
+}
+
+export type GateArea = 'visual' | 'audio' | 'text' | 'structure' | 'transcript';
+
 export interface GateDefinition {
   id: string;
-  area: 'visual' | 'audio' | 'text' | 'structure' | 'transcript';
+  area: GateArea;
   /** One line, for catalogues. */
   title: string;
   /** The algorithm in words, published in docs/gates.md. */
   algorithm: string;
-  /** Input as SPEC.md names it (e.g. "video", "audio/video", "manifest"). */
+  requires: GateRequirements;
+  /** What the gate reads, in words, derived from `requires` (e.g. "audio/video", "transcript + watchlist", "video/image or manifest"). */
   input: string;
-  kinds: MediaKind[];
-  needs: SignalNeed[];
-  /** False while the gate needs inputs this build cannot read (sidecars, OCR). */
-  available: boolean;
+  /** The gate's thresholds, with their sources, under a delivery profile; {} for a gate without thresholds. */
+  thresholds(delivery: DeliveryProfileId): GateThresholds;
   run(ctx: GateContext): GateResult;
 }

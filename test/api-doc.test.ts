@@ -8,7 +8,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION } from '../engine/check.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
-import { GATE_IDS } from '../engine/gates/catalogue.js';
+import { GATE_IDS } from '../engine/gates/index.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';

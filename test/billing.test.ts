@@ -1,6 +1,6 @@
 // Billing: metering, the ledger's re-check and allowance rules, plans, the published cost basis, the estimate and the guardrail.
 import { describe, expect, it } from 'vitest';
-import { GATE_IDS } from '../engine/gates/catalogue.js';
+import { GATE_IDS } from '../engine/gates/index.js';
 import { PIPELINE_PROFILES } from '../engine/profiles/index.js';
 import { ServiceError } from '../src/errors.js';
 import { COST_BASIS_VERSION, COST_RATES, costBasis } from '../src/billing/cost-basis.js';

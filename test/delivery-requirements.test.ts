@@ -16,7 +16,7 @@ import {
   type SidecarName,
 } from '../engine/delivery-requirements.js';
 import { RECEIPTS_DOC_PATH, renderReceiptRequirements, withRequirements } from '../engine/docs/receipt-requirements-doc.js';
-import { GATES } from '../engine/gates/catalogue.js';
+import { GATES } from '../engine/gates/index.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS, PIPELINE_PROFILES, resolveProfile } from '../engine/profiles/index.js';
 import { receiptInputFromReport } from '../engine/receipt.js';
 import { uploadReadiness } from '../engine/report.js';

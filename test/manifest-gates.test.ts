@@ -1,10 +1,9 @@
 import { videoOnly, videoSignals } from './helpers/media-info.js';
 import { describe, expect, it } from 'vitest';
-import { manifestGates } from '../engine/gates/manifest.js';
-import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId, thresholdsFor } from '../engine/profiles/index.js';
-import { manifestThresholds } from '../engine/profiles/thresholds-manifest.js';
+import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { GATES, thresholdsFor } from '../engine/gates/index.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
-import type { FlagDraft, GateResult, MediaInfo, Signals, VideoSignals } from '../engine/types.js';
+import type { FlagDraft, GateResult, GateThresholds, MediaInfo, Signals, VideoSignals } from '../engine/types.js';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -26,6 +25,18 @@ interface RunOptions {
   delivery?: DeliveryProfileId;
   signals?: Signals;
 }
+
+const MANIFEST_GATE_IDS = [
+  'repeat_fatigue',
+  'speaker_visual_binding',
+  'static_head_dominance',
+  'literal_subject_match',
+  'visual_narration_match',
+  'first_three_seconds',
+  'end_screen_tease',
+  'rehook_cadence',
+];
+const manifestGates = GATES.filter((g) => MANIFEST_GATE_IDS.includes(g.id));
 
 function run(gate: string, manifest: unknown, opts: RunOptions = {}): GateResult {
   const definition = manifestGates.find((g) => g.id === gate);
@@ -65,7 +76,7 @@ function expectNamesSegment(flag: FlagDraft, index: number): void {
 describe('manifest thresholds', () => {
   it('give every delivery profile the structure thresholds, each with a source and a confidence', () => {
     for (const delivery of DELIVERY_PROFILE_IDS) {
-      const tables = manifestThresholds(delivery);
+      const tables: Record<string, GateThresholds> = Object.fromEntries(manifestGates.map((g) => [g.id, g.thresholds(delivery)]).filter(([, table]) => Object.keys(table).length > 0));
       expect(Object.keys(tables).sort()).toEqual(['end_screen_tease', 'first_three_seconds', 'rehook_cadence', 'repeat_fatigue', 'static_head_dominance']);
       for (const table of Object.values(tables)) {
         for (const [key, entry] of Object.entries(table)) {
@@ -87,19 +98,10 @@ describe('manifest thresholds', () => {
 // ---------------------------------------------------------------- common behaviour
 
 describe('manifest gates: common behaviour', () => {
-  it('are available structure gates for video that need no signals', () => {
-    expect(manifestGates.map((g) => g.id)).toEqual([
-      'repeat_fatigue',
-      'speaker_visual_binding',
-      'static_head_dominance',
-      'literal_subject_match',
-      'visual_narration_match',
-      'first_three_seconds',
-      'end_screen_tease',
-      'rehook_cadence',
-    ]);
+  it('are structure gates for video that need no signals', () => {
+    expect(manifestGates.map((g) => g.id)).toEqual(MANIFEST_GATE_IDS);
     for (const g of manifestGates) {
-      expect(g).toMatchObject({ area: 'structure', available: true, kinds: ['video'], needs: [], input: 'manifest' });
+      expect(g).toMatchObject({ area: 'structure', requires: { kinds: ['video'], signals: [] }, input: 'manifest' });
     }
   });
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioStats } from '../engine/audio/stats.js';
-import { gateById } from '../engine/gates/catalogue.js';
-import { manifestMediaGates } from '../engine/gates/manifest-media.js';
-import { DELIVERY_PROFILES, thresholdsFor, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { GATES, gateById, thresholdsFor } from '../engine/gates/index.js';
+import { DELIVERY_PROFILES, type DeliveryProfileId } from '../engine/profiles/index.js';
+import { withSidecarFiles } from '../engine/sidecars/contact-sheets.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { AudioSignals, FlagDraft, GateContext, GateResult, MediaInfo } from '../engine/types.js';
 
@@ -20,6 +20,8 @@ const GATE_IDS = [
   'text_overlap',
   'hallucinated_plate_text',
 ];
+
+const manifestMediaGates = GATES.filter((g) => GATE_IDS.includes(g.id));
 
 const videoMedia = (width: number, height: number, durationSeconds: number) => videoOnly(width, height, durationSeconds);
 
@@ -70,10 +72,10 @@ function contextFor(gate: string, opts: RunOptions): GateContext {
   return {
     media: opts.media ?? LANDSCAPE,
     signals: { video: null, audio: opts.audio ?? null, analysisMs: 0 },
-    sidecars: {
+    sidecars: withSidecarFiles({
       ...(opts.manifest === undefined ? {} : { manifest: manifestFromJson(opts.manifest) }),
       ...(opts.manifestDir === undefined ? {} : { manifestDir: opts.manifestDir }),
-    },
+    }),
     thresholds: thresholdsFor(gate, delivery),
     profileId: delivery === 'video_site_longform' ? 'generic_creator_video' : 'nto_shorts',
     deliveryProfile: DELIVERY_PROFILES[delivery],
@@ -106,21 +108,20 @@ function expectSegmentFlag(flag: FlagDraft, gate: string, index: number, start: 
 }
 
 describe('manifest-media gates: definitions', () => {
-  it('defines the eight gates, available, with the catalogue kinds and inputs', () => {
+  it('defines the eight gates with the catalogue kinds and inputs', () => {
     expect(manifestMediaGates.map((g) => g.id)).toEqual(GATE_IDS);
     for (const g of manifestMediaGates) {
       expect(gateById(g.id)).toBe(g);
-      expect(g.available).toBe(true);
       expect(g.algorithm.length).toBeGreaterThan(150);
     }
-    const kinds = Object.fromEntries(manifestMediaGates.map((g) => [g.id, g.kinds]));
+    const kinds = Object.fromEntries(manifestMediaGates.map((g) => [g.id, g.requires.kinds]));
     expect(kinds.text_overlap).toEqual(['video', 'image']);
     expect(kinds.text_crop_jitter).toEqual(['video', 'image']);
     expect(kinds.hallucinated_plate_text).toEqual(['video', 'image']);
     expect(kinds.voiceover_music_balance).toEqual(['video', 'audio']);
     expect(kinds.contact_sheet_evidence).toEqual(['video']);
     expect(gateById('text_overlap')?.input).toBe('video/image or manifest');
-    expect(gateById('voiceover_music_balance')).toMatchObject({ area: 'audio', input: 'manifest mix metadata', needs: ['audio'] });
+    expect(gateById('voiceover_music_balance')).toMatchObject({ area: 'audio', input: 'manifest mix metadata', requires: { signals: ['audio'] } });
   });
 
   it('skips every gate when no manifest is given', () => {

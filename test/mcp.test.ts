@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATE_IDS } from '../engine/gates/catalogue.js';
+import { GATE_IDS } from '../engine/gates/index.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
 import { repairLoopInstructions } from '../src/public/repair-loop.js';
 import { TOOLS } from '../tools/definitions.js';

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GATES } from '../engine/gates/catalogue.js';
-import { PIPELINE_PROFILES, PIPELINE_PROFILE_IDS, thresholdsFor } from '../engine/profiles/index.js';
+import { GATES, thresholdsFor } from '../engine/gates/index.js';
+import { PIPELINE_PROFILES, PIPELINE_PROFILE_IDS } from '../engine/profiles/index.js';
 import {
   API_KEY_PLACEHOLDER,
   GENERATED_FILES,
@@ -17,7 +17,8 @@ import {
   pipelineRecipes,
   writeGeneratedFiles,
 } from '../src/public/documents.js';
-import { MEDIA_INPUTS, inputAlternatives, sidecarOfPart } from '../src/public/sidecars.js';
+import { SIDECARS } from '../src/public/sidecars.js';
+import { sidecarNameOf } from '../engine/gates/define.js';
 import { TOOL_CATALOGUE } from '../src/tool-catalogue.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -130,11 +131,11 @@ describe('pipeline recipes', () => {
     expect(audio.sidecars.find((s) => s.sidecar === 'manifest')!.unlocksWithChecks).toEqual(['voiceover_music_balance']);
   });
 
-  it('maps every part of every gate input to the media or a known sidecar', () => {
+  it('knows every sidecar a gate requires or reads instead of the picture', () => {
+    const known = SIDECARS.map((s) => s.inputName);
     for (const gate of GATES) {
-      for (const part of inputAlternatives(gate.input).flat()) {
-        expect(MEDIA_INPUTS.includes(part) || sidecarOfPart(part) !== undefined, `${gate.id}: "${part}"`).toBe(true);
-      }
+      const named = [...gate.requires.sidecars.map(sidecarNameOf), ...(gate.requires.orSidecar ? [gate.requires.orSidecar] : [])];
+      for (const name of named) expect(known, `${gate.id}: "${name}"`).toContain(name);
     }
   });
 });

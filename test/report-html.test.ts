@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { crc32 as zlibCrc32, inflateSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCheck, type CheckResult } from '../engine/check.js';
+import type { CheckResult } from '../engine/check.js';
+import { checked } from './helpers/checked.js';
 import { MAX_EMBEDDED_STILLS, crc32, encodeGrayPng, escapeHtml, renderReportHtml } from '../engine/report-html/index.js';
 import { flagRegions } from '../engine/report-html/regions.js';
 import { buildReceipt } from '../engine/receipt.js';
@@ -136,7 +137,7 @@ describe('flag regions on a still', () => {
 
 const checks = new Map<string, CheckResult>();
 async function checkOf(name: string, file: () => Promise<string>): Promise<CheckResult> {
-  if (!checks.has(name)) checks.set(name, await runCheck(await file()));
+  if (!checks.has(name)) checks.set(name, await checked(await file()));
   return checks.get(name)!;
 }
 

@@ -2,10 +2,10 @@
 // and each text gate must flag what it is about (words, box, measure, time span, repair) and nothing else.
 // A control set of text-free footage (noise, fractals, cellular automata, texture, gradients) must read no text at all.
 import { describe, expect, it } from 'vitest';
-import { runCheck } from '../engine/check.js';
-import { pixelOverlap } from '../engine/gates/text.js';
+import { checked } from './helpers/checked.js';
+import { pixelOverlap } from '../engine/gates/text/text-overlap.js';
 import { buildTracks } from '../engine/ocr/tracks.js';
-import { thresholdsFor } from '../engine/profiles/index.js';
+import { thresholdsFor } from '../engine/gates/index.js';
 import type { Report } from '../engine/report.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { TextObservation, TextSignals } from '../engine/types.js';
@@ -19,7 +19,7 @@ const HD = 'color=c=0x1e2a38:s=1280x720:r=25';
 const caption = (text: string, extra: Partial<DrawnText> = {}): DrawnText => ({ text, size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150', ...extra });
 
 async function check(file: string, checks = TEXT_GATES, profile = 'generic_creator_video', sidecars = {}): Promise<Report> {
-  return (await runCheck(file, { profile, checks, sidecars })).report;
+  return (await checked(file, { profile, checks, sidecars })).report;
 }
 
 describe('reading text in the picture', () => {

@@ -7,6 +7,7 @@
 import type { LoudnessMeasurements } from '../types.js';
 import { KWeightingFilter } from './k-weighting.js';
 import { TruePeakDetector } from './true-peak.js';
+import { percentile } from '../gates/kit/stats.js';
 
 export interface LoudnessMeterOptions {
   sampleRate: number;
@@ -280,9 +281,4 @@ function loudnessRange(shortTerm: Float64Array): number | null {
   const gated = Array.from(aboveAbsolute.filter((meanSquare) => meanSquare > relativeGate), lufsFromMeanSquare);
   gated.sort((a, b) => a - b);
   return percentile(gated, LRA_HIGH_PERCENTILE) - percentile(gated, LRA_LOW_PERCENTILE);
-}
-
-/** Tech 3342's index rule on sorted values: the 1-based element round((n − 1) · p / 100 + 1). */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.round(((sorted.length - 1) * p) / 100)];
 }

@@ -9,6 +9,7 @@
 // - Scalar levels use null for −Infinity (digital silence), so they serialise to JSON. Typed-array series are
 //   clamped at DIGITAL_SILENCE_DBFS instead; convert them with Array.from before serialising.
 // - Memory is O(duration / 10 ms): a few numbers per block, never the PCM.
+import { median } from '../gates/kit/stats.js';
 
 /** A run of equal consecutive samples counts as a flat top from this length (two equal samples happen naturally). */
 export const MIN_CLIP_RUN_SAMPLES = 3;
@@ -249,12 +250,6 @@ function flooredPowerDb(meanSquare: number): number {
 
 function flooredAmplitudeDb(amplitude: number): number {
   return Math.max(DIGITAL_SILENCE_DBFS, amplitudeDb(amplitude) ?? DIGITAL_SILENCE_DBFS);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function pearson(n: number, sumX: number, sumY: number, sumXX: number, sumYY: number, sumXY: number): number | null {

@@ -1,6 +1,6 @@
 // Renders docs/gates.md from the data the engine runs on: the gate catalogue, the profiles and every threshold
 // with its source. The committed file is checked against this output by test/gates-doc.test.ts.
-import { GATES, NOT_AVAILABLE } from '../gates/catalogue.js';
+import { GATES } from '../gates/index.js';
 import { OCR_LONG_SIDE, OCR_STILL_LONG_SIDE, OCR_STREAM_FPS } from '../ocr/sampler.js';
 import { ocrEngineName } from '../ocr/tesseract.js';
 import { LINE_MIN_CONFIDENCE, MIN_TEXT_HEIGHT_PX, STILL_LINE_MIN_CONFIDENCE, WORD_MIN_CONFIDENCE } from '../ocr/words.js';
@@ -13,15 +13,14 @@ import {
   PROFILE_ALIASES,
   REQUEST_PROFILES,
   TECHNICAL_GATES,
-  thresholdsFor,
+  needsLegalLevels,
   type DeliveryProfileId,
 } from '../profiles/index.js';
-import { needsLegalLevels } from '../profiles/thresholds-format.js';
-import type { GateDefinition, GateThresholds, ThresholdValue } from '../types.js';
+import type { GateArea, GateDefinition, GateThresholds, ThresholdValue } from '../types.js';
 
 export const GATES_DOC_PATH = 'docs/gates.md';
 
-const AREA_TITLES: Record<GateDefinition['area'], string> = {
+const AREA_TITLES: Record<GateArea, string> = {
   visual: 'Visual',
   audio: 'Audio',
   text: 'Text and captions',
@@ -79,8 +78,7 @@ function verdicts(): string[] {
     'The verdict of a check: BLOCK if any flag is BLOCK, else WATCH if any flag is WATCH, else PASS. Receipts carry PASS or BLOCK only: ' +
       'a WATCH verdict is upload-ready and is receipted as PASS.',
     '',
-    `A gate whose input is missing reports \`skipped\` with the reason. Gates marked *${NOT_AVAILABLE}* need inputs this build cannot ` +
-      'read yet; they always report `skipped`, never a pass. A gate whose ffmpeg filter is ' +
+    'A gate whose input is missing reports `skipped` with the reason, never a pass. A gate whose ffmpeg filter is ' +
       'missing, or that fails, reports `error`. An unknown gate name in `checks` is a validation error.',
     '',
   ];
@@ -112,15 +110,15 @@ function profilesUsing(gateId: string): string[] {
 }
 
 function catalogue(): string[] {
-  const rows = GATES.map((g) => [code(g.id), AREA_TITLES[g.area], g.input, g.kinds.join(', '), g.available ? 'yes' : NOT_AVAILABLE, g.title]);
-  return ['## Gate catalogue', '', ...table(['Gate', 'Area', 'Input', 'Media', 'Available', 'What it checks'], rows), ''];
+  const rows = GATES.map((g) => [code(g.id), AREA_TITLES[g.area], g.input, g.requires.kinds.join(', '), g.title]);
+  return ['## Gate catalogue', '', ...table(['Gate', 'Area', 'Input', 'Media', 'What it checks'], rows), ''];
 }
 
 /** Delivery profiles grouped by identical thresholds, in delivery-profile order. */
-function thresholdGroups(gateId: string): { deliveries: DeliveryProfileId[]; thresholds: GateThresholds }[] {
+function thresholdGroups(gate: GateDefinition): { deliveries: DeliveryProfileId[]; thresholds: GateThresholds }[] {
   const groups = new Map<string, { deliveries: DeliveryProfileId[]; thresholds: GateThresholds }>();
   for (const delivery of DELIVERY_PROFILE_IDS) {
-    const thresholds = thresholdsFor(gateId, delivery);
+    const thresholds = gate.thresholds(delivery);
     if (Object.keys(thresholds).length === 0) continue;
     const key = JSON.stringify(thresholds);
     const group = groups.get(key);
@@ -130,8 +128,8 @@ function thresholdGroups(gateId: string): { deliveries: DeliveryProfileId[]; thr
   return [...groups.values()];
 }
 
-function thresholdTables(gateId: string): string[] {
-  const groups = thresholdGroups(gateId);
+function thresholdTables(gate: GateDefinition): string[] {
+  const groups = thresholdGroups(gate);
   if (groups.length === 0) return ['No thresholds.', ''];
   return groups.flatMap(({ deliveries, thresholds }) => {
     const heading = deliveries.length === DELIVERY_PROFILE_IDS.length ? 'Every delivery profile' : deliveries.map(code).join(', ');
@@ -145,15 +143,14 @@ function gateSection(g: GateDefinition): string[] {
   const facts = [
     `Area: ${AREA_TITLES[g.area]}`,
     `input: ${g.input}`,
-    `media: ${g.kinds.join(', ')}`,
-    g.available ? 'available' : `*${NOT_AVAILABLE}* (reports skipped, never pass)`,
+    `media: ${g.requires.kinds.join(', ')}`,
     usedBy.length ? `default in ${usedBy.map(code).join(', ')}` : 'runs when named in `checks`',
   ];
-  return [`#### ${code(g.id)}: ${g.title}`, '', `${facts.join('; ')}.`, '', g.algorithm, '', ...thresholdTables(g.id)];
+  return [`#### ${code(g.id)}: ${g.title}`, '', `${facts.join('; ')}.`, '', g.algorithm, '', ...thresholdTables(g)];
 }
 
 function gates(): string[] {
-  const areas = Object.keys(AREA_TITLES) as GateDefinition['area'][];
+  const areas = Object.keys(AREA_TITLES) as GateArea[];
   return [
     '## Gates',
     '',

@@ -1,5 +1,6 @@
 // Flags as an Avid Media Composer marker file (Markers window → Import Markers), in the 8-field form of a current
-// Avid export (REFERENCE.md 6.4): one marker per line, tab-separated, LF line ends, no header:
+// Avid export (as another marker tool reverse-engineered it from a real export): one marker per line, tab-separated,
+// LF line ends, no header:
 //
 //   Name ⇥ Timecode ⇥ Track ⇥ Colour ⇥ Comment ⇥ Duration(frames) ⇥ (empty) ⇥ Colour
 //

@@ -1,4 +1,4 @@
-// Flags as Final Cut Pro markers: an FCPXML 1.9 document (REFERENCE.md 6.3) holding one project whose spine is the
+// Flags as Final Cut Pro markers: an FCPXML 1.9 document (Apple's FCPXML DTD) holding one project whose spine is the
 // checked media as a single asset-clip, with one to-do marker (completed="0") per flag on that clip.
 //
 // - Times are rationals on the frame grid: a frame count times frameDuration, reduced ("3003/1000s", "2s"), never a

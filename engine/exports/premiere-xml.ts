@@ -1,4 +1,4 @@
-// Flags as Premiere Pro sequence markers. Premiere cannot import a marker CSV (REFERENCE.md 6.2), but it imports an
+// Flags as Premiere Pro sequence markers. Premiere cannot import a marker CSV (its marker export is tab-separated UTF-16 that it does not read back), but it imports an
 // FCP7 XML (xmeml version 4) sequence with <marker> elements: this writes one sequence holding the checked media as a
 // single clip on V1, and one sequence marker per flag.
 //

@@ -1,6 +1,7 @@
 // Flags as a DaVinci Resolve marker EDL (Timelines → Import → Timeline Markers from EDL), in the layout Resolve
-// itself exports (REFERENCE.md 6.1): CMX 3600 events with fixed widths, LF line ends, each event followed by a
-// comment line ` |C:ResolveColor… |M:<name> |D:<frames>` and a blank line.
+// itself exports (as in real exports published with open-source Resolve marker tools): CMX 3600 events with fixed
+// widths, LF line ends, each event followed by a comment line ` |C:ResolveColor… |M:<name> |D:<frames>` and a blank
+// line.
 //
 // - Timecodes are record timecodes: the flag's frame plus `startTimecode`, wrapped at 24 hours. Source and record
 //   columns carry the same values, as in Resolve's own export.

@@ -1,6 +1,7 @@
-// WCAG 2.x contrast of text against its local background (REFERENCE.md 2.6): relative luminance of each pixel of the
+// WCAG 2.x contrast of text against its local background (W3C relative luminance and contrast ratio): relative luminance of each pixel of the
 // text box (padded a little so the background around the glyphs is in), then the 95th against the 5th percentile.
 import type { OcrBox } from './tesseract.js';
+import { percentile } from '../gates/kit/stats.js';
 
 /** sRGB 8-bit code value to linear light (WCAG 2.x, with the 0.04045 knee of IEC 61966-2-1). */
 function linear(code: number): number {
@@ -35,10 +36,6 @@ export interface RgbPicture {
 /** Share of the box height added around it so the background next to the glyphs is measured. */
 const PAD = 0.2;
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round((sorted.length - 1) * p)))];
-}
-
 export function measureContrast(picture: RgbPicture, box: OcrBox): ContrastMeasure | null {
   const pad = Math.round((box.y1 - box.y0) * PAD);
   const x0 = Math.max(0, box.x0 - pad);
@@ -55,8 +52,8 @@ export function measureContrast(picture: RgbPicture, box: OcrBox): ContrastMeasu
     }
   }
   values.sort();
-  const lo = percentile(values, 0.05);
-  const hi = percentile(values, 0.95);
+  const lo = percentile(values, 5);
+  const hi = percentile(values, 95);
   const mid = (lo + hi) / 2;
   let lighter = 0;
   for (const v of values) if (v > mid) lighter++;

@@ -6,6 +6,7 @@
 // On video, flat regions nearby (a caption's backing box, a panel) are candidate backgrounds too, and each pixel is
 // measured against the closest candidate: text on a half-transparent box reads against the box, not the picture.
 import type { OcrPicture } from './tesseract.js';
+import { median } from '../gates/kit/stats.js';
 
 /** Block side as a share of the long side (16 px at 960); the background window is 9 × 9 blocks, a near region 3 × 3. */
 const BLOCK_FRACTION = 1 / 60;
@@ -19,11 +20,6 @@ const FLAT_SPREAD = 16;
  * binarise the texture itself); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
 const FLOOR = 24;
 const GAIN = 3;
-
-function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1];
-}
 
 function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { cols: number; rows: number; medians: Float64Array } {
   const cols = Math.ceil(w / size);

@@ -9,7 +9,7 @@ import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './tesseract.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
-import type { FrameBox } from '../text/boxes.js';
+import type { FrameBox } from '../gates/kit/geometry.js';
 import type { TextObservation, TextSignals } from '../types.js';
 
 /** Frames per second of the OCR stream: a line must stay this long (two frames) to be confirmed. */

@@ -1,33 +1,29 @@
 // Confirmed readings of the same line in nearby samples become one track: the text, where it was, and for how long.
-import { intersectionArea, boxArea, unionFrameBox } from '../text/boxes.js';
+import { intersectionArea, boxArea, unionFrameBox } from '../gates/kit/geometry.js';
 import type { TextObservation, TextTrack } from '../types.js';
-import { textKey, textSimilarity } from './words.js';
+import { wordsKey } from '../text/match.js';
+import { textSimilarity } from './words.js';
+import { median } from '../gates/kit/stats.js';
 
 /** Two readings are the same line when their words are this similar and their boxes overlap this much. */
 const SAME_TEXT = 0.8;
 const SAME_PLACE = 0.3;
 
 /** A reading its confirming frame read identically; an unstable one differs by a misread letter or two. */
-const stable = (o: TextObservation) => o.confirmText === null || textKey(o.confirmText) === textKey(o.text);
+const stable = (o: TextObservation) => o.confirmText === null || wordsKey(o.confirmText) === wordsKey(o.text);
 
 /**
  * Same line: the same words, or similar words where one of the two readings is unstable (a misread). Two stable
  * readings that differ are different texts in the same place ("Caption 12", then "Caption 13").
  */
 function sameText(a: TextObservation, b: TextObservation): boolean {
-  if (textKey(a.text) === textKey(b.text)) return true;
+  if (wordsKey(a.text) === wordsKey(b.text)) return true;
   return (!stable(a) || !stable(b)) && textSimilarity(a.text, b.text) >= SAME_TEXT;
 }
 
 function overlapShare(a: TextObservation, b: TextObservation): number {
   const smaller = Math.min(boxArea(a.box), boxArea(b.box));
   return smaller > 0 ? intersectionArea(a.box, b.box) / smaller : 0;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** The reading most often seen (ties: the surest one), as the track's text. */

@@ -1,6 +1,6 @@
 // Which OCR output is text. Tesseract reads "words" into foliage, noise and checkerboards, mostly with low confidence and
 // implausible shapes; a word is kept only when its confidence, its letters and its box all look like set type.
-import { phraseWords } from '../text/match.js';
+import { wordsKey } from '../text/match.js';
 import type { OcrBox, OcrLine, OcrWord } from './tesseract.js';
 
 /** Words below this Tesseract confidence (0..100) are dropped. */
@@ -84,14 +84,9 @@ export function textLines(lines: OcrLine[], pictureHeight: number, minLineConfid
   return out;
 }
 
-/** Words compared without case, accents or punctuation: the engine's one word normalisation (engine/text/match.ts). */
-export function textKey(text: string): string {
-  return phraseWords(text).join(' ');
-}
-
 /** Similarity of two texts, 0..1, from the edit distance of their keys. */
 export function textSimilarity(a: string, b: string): number {
-  const [x, y] = [textKey(a), textKey(b)];
+  const [x, y] = [wordsKey(a), wordsKey(b)];
   if (x === y) return 1;
   const longest = Math.max(x.length, y.length);
   if (longest === 0) return 1;

@@ -1,14 +1,7 @@
 // Profiles are data: request profiles and aliases resolve to pipeline profiles, and each pipeline profile checks
 // against a delivery profile whose technical targets (thresholds with sources) the gates read.
 import { EngineError } from '../errors.js';
-import type { DeliveryProfile, GateThresholds, MediaInfo } from '../types.js';
-import { audioThresholds } from './thresholds-audio.js';
-import { formatThresholds } from './thresholds-format.js';
-import { manifestMediaThresholds } from './thresholds-manifest-media.js';
-import { textThresholds } from './thresholds-text.js';
-import { manifestThresholds } from './thresholds-manifest.js';
-import { transcriptThresholds } from './thresholds-transcript.js';
-import { visualThresholds } from './thresholds-visual.js';
+import type { DeliveryProfile, MediaInfo } from '../types.js';
 
 export const PROFILES_VERSION = '2026-11-22';
 
@@ -57,6 +50,13 @@ export const TECHNICAL_GATES = [
   'channel_balance',
   'av_sync',
 ] as const;
+
+/** Deliveries whose format_spec measures R 103 legal levels (the decode pass samples full-resolution pictures). */
+const LEGAL_LEVEL_DELIVERIES: readonly DeliveryProfileId[] = ['broadcast_r128'];
+
+export function needsLegalLevels(delivery: DeliveryProfileId): boolean {
+  return LEGAL_LEVEL_DELIVERIES.includes(delivery);
+}
 
 export interface PipelineProfile {
   id: PipelineProfileId;
@@ -161,23 +161,4 @@ export function resolveProfile(requested: string | undefined, media: MediaInfo):
   }
   const profile = PIPELINE_PROFILES[pipelineId];
   return { requestedProfile: name, profile, deliveryProfile: DELIVERY_PROFILES[delivery ?? profile.deliveryProfile], resolution };
-}
-
-const THRESHOLD_TABLES: ((delivery: DeliveryProfileId) => Record<string, GateThresholds>)[] = [
-  visualThresholds,
-  audioThresholds,
-  formatThresholds,
-  transcriptThresholds,
-  manifestThresholds,
-  manifestMediaThresholds,
-  textThresholds,
-];
-
-/** The thresholds (with sources) a gate uses under a delivery profile; empty when the gate has none. */
-export function thresholdsFor(gate: string, delivery: DeliveryProfileId): GateThresholds {
-  for (const table of THRESHOLD_TABLES) {
-    const found = table(delivery)[gate];
-    if (found) return found;
-  }
-  return {};
 }

@@ -10,13 +10,22 @@ export const t = (value: ThresholdValue['value'], unit: string, source: string, 
   confidence,
 });
 
+/** A Preflight house rule: no authority gives the number, `why` says what it is for. */
+export const houseRule = (value: ThresholdValue['value'], unit: string, why: string): ThresholdValue => t(value, unit, `Preflight house rule: ${why}`, 'house');
+
+/** A Preflight house list of words or phrases. */
+export const houseList = (value: string[], why: string): ThresholdValue => t(value, 'list', `Preflight house list: ${why}`, 'house');
+
+/** The contrast criterion of the text gates. */
+export const WCAG_CONTRAST = 'WCAG 2.x SC 1.4.3 (contrast ratio of W3C relative luminance)';
+
 /** Vertical (9:16) short-form deliveries, where platform UI covers the picture and short-form rules apply. */
 export const VERTICAL_DELIVERIES: readonly DeliveryProfileId[] = ['video_site_shorts', 'social_reels_ad', 'short_video_app_post'];
 
 export const isVerticalDelivery = (delivery: DeliveryProfileId): boolean => VERTICAL_DELIVERIES.includes(delivery);
 
 const UI_ZONE_SOURCE =
-  'REFERENCE.md 2.3: Meta Reels/ads guidance keeps top 14 %, bottom 35 %, sides 6 % free (via houseofmarketers.com and behaviour.digital); other platforms approximate';
+  'Meta Business Help Center Reels/ads guidance (quoted by houseofmarketers.com and behaviour.digital) keeps top 14 %, bottom 35 %, sides 6 % free; other platforms approximate';
 
 /** The approximate 9:16 platform UI zones and how much of a text box under them is WATCH or BLOCK. */
 export function uiZoneThresholds(): GateThresholds {

@@ -1,7 +1,8 @@
 // The visual report: one self-contained HTML page (inline CSS, SVG and PNG data URIs, no scripts, no requests) with
 // the verdict, a flag timeline, the flags, a contact sheet, loudness and waveform charts, the gates and the receipt.
 // The same input gives the same bytes: nothing here reads the clock or the locale.
-import { DELIVERY_PROFILE_IDS, thresholdsFor, type DeliveryProfileId } from '../profiles/index.js';
+import { thresholdsFor } from '../gates/index.js';
+import { DELIVERY_PROFILE_IDS, type DeliveryProfileId } from '../profiles/index.js';
 import type { Receipt } from '../receipt.js';
 import type { Report } from '../report.js';
 import type { Signals } from '../types.js';

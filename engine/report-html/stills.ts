@@ -1,6 +1,6 @@
 // Which stills the contact sheet embeds: the still nearest each flag's start, for flags about the picture, capped so
 // a long programme with many flags keeps the page small (BLOCK flags first, then earlier ones).
-import { gateById } from '../gates/catalogue.js';
+import { gateById } from '../gates/index.js';
 import type { Flag, VideoSignals } from '../types.js';
 
 export const MAX_EMBEDDED_STILLS = 50;
@@ -22,7 +22,7 @@ export interface StillSelection {
 export function isAudioOnlyFlag(flag: Flag): boolean {
   const gate = gateById(flag.gate);
   if (!gate) return false;
-  return (gate.area === 'audio' || gate.area === 'transcript') && !gate.needs.includes('video');
+  return (gate.area === 'audio' || gate.area === 'transcript') && !gate.requires.signals.includes('video');
 }
 
 /** The still closest in time to `seconds` (stills are in time order). */

@@ -7,6 +7,9 @@ import type { Watchlist } from './formats/watchlist.js';
 
 export type { ChunkSidecar, ExpectedScript, Manifest, Transcript, Watchlist };
 
+/** A contact sheet the manifest names, looked up in the manifest's folder (engine/sidecars/contact-sheets.ts). */
+export type ContactSheetFile = 'found' | 'missing' | 'outside';
+
 export interface EngineSidecars {
   manifest?: Manifest;
   transcript?: Transcript;
@@ -15,4 +18,6 @@ export interface EngineSidecars {
   chunkSidecars?: ChunkSidecar[];
   /** Directory of a manifest read from disk, to resolve its relative paths (contact sheets). Never shown. */
   manifestDir?: string;
+  /** The manifest's relative contact-sheet references (as written) looked up in manifestDir; set when a check starts. */
+  contactSheets?: Record<string, ContactSheetFile>;
 }

@@ -1,6 +1,6 @@
 // Text that should never reach a viewer's ears: URLs, markup, stage directions, prompt text and generation
 // parameters, generator names and placeholders. Pure detection on a text and its match.ts tokens; phrase lists
-// come from the profile (engine/profiles/thresholds-transcript.ts) so they are published with the thresholds.
+// are spoken_leaks' thresholds (engine/gates/transcript/spoken-leaks.ts), so they are published with the numbers.
 import type { Severity } from '../types.js';
 import type { Annotation } from './annotations.js';
 import { findPhrase, phraseWords, type Token } from './match.js';

@@ -39,6 +39,9 @@ export function phraseWords(phrase: string): string[] {
   return tokenize(phrase).map((t) => t.norm);
 }
 
+/** A text's words in comparable form (case, accents and punctuation dropped), joined by single spaces; '' when it has none. */
+export const wordsKey = (text: string): string => phraseWords(text).join(' ');
+
 /** Every place the phrase occurs as whole consecutive words; returns the index of the first token of each match. */
 export function findPhrase(tokens: readonly Token[], phrase: string | readonly string[]): number[] {
   const words = typeof phrase === 'string' ? phraseWords(phrase) : phrase;

@@ -2,6 +2,7 @@
 // Luma arrives as ffmpeg `gray` (range-expanded: 0 = reference black, 255 = reference white).
 import type { CanvasSignals, VideoFrameStats } from '../types.js';
 import { RepeatFinder, type RepeatedSequence } from './loops.js';
+import { median } from '../gates/kit/stats.js';
 
 /** Pixels at or below this share of the luma range count as black (ffmpeg blackdetect pix_th default). */
 export const BLACK_PIXEL_LEVEL = 0.1;
@@ -188,7 +189,7 @@ function lowDetailRun(profile: Float64Array, from: number, step: 1 | -1, skip: n
 function centreDetail(profile: Float64Array, len: number): number {
   const a = Math.floor(len * 0.4);
   const b = Math.max(a + 1, Math.ceil(len * 0.6));
-  return median(Array.from(profile.subarray(a, b)));
+  return median(profile.subarray(a, b));
 }
 
 /**
@@ -219,16 +220,12 @@ function fillExtents(
   return [top, bottom, left, right];
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)];
-}
+const medianOrZero = (values: number[]): number => (values.length ? median(values) : 0);
 
 function summariseCanvas(frames: PerFrameCanvas[]): CanvasSignals {
-  const bar = (i: number) => median(frames.map((f) => f.bars[i]));
+  const bar = (i: number) => medianOrZero(frames.map((f) => f.bars[i]));
   const judged = frames.filter((f) => f.fill !== null);
-  const fillOnly = (i: number) => median(judged.map((f) => Math.max(0, (f.fill as number[])[i] - f.bars[i])));
+  const fillOnly = (i: number) => medianOrZero(judged.map((f) => Math.max(0, (f.fill as number[])[i] - f.bars[i])));
   const padded = (f: PerFrameCanvas, v: number[]) => (v[0] >= MIN_PAD_FRACTION && v[1] >= MIN_PAD_FRACTION) || (v[2] >= MIN_PAD_FRACTION && v[3] >= MIN_PAD_FRACTION);
   const share = (list: PerFrameCanvas[], pick: (f: PerFrameCanvas) => number[]) =>
     list.length ? list.filter((f) => padded(f, pick(f))).length / list.length : 0;

@@ -1,7 +1,7 @@
 // The QC estimate and the cost guardrail. Pure: no model runs here or anywhere; `ai_review_seconds` only adds cost.
 import { z } from 'zod';
 import { EngineError } from '../../engine/errors.js';
-import { parseChecks } from '../../engine/gates/catalogue.js';
+import { parseChecks } from '../../engine/gates/index.js';
 import { PIPELINE_PROFILE_IDS, PIPELINE_PROFILES, PROFILE_ALIASES, type PipelineProfileId } from '../../engine/profiles/index.js';
 import { ServiceError } from '../errors.js';
 import type { CostEstimate } from '../schemas/job.js';

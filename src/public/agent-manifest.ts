@@ -1,5 +1,5 @@
 // /agent-manifest.json: what an agent can call and what it gets back, in one machine-readable document.
-import { GATES } from '../../engine/gates/catalogue.js';
+import { GATES } from '../../engine/gates/index.js';
 import {
   DELIVERY_PROFILES,
   DELIVERY_PROFILE_IDS,
@@ -77,7 +77,8 @@ export function agentManifest() {
     },
     tools: TOOL_CATALOGUE.map(({ name, title, readOnly, scope, localFilesOnly }) => ({ name, title, readOnly, scope, overHttp: !localFilesOnly })),
     profiles: profiles(),
-    gates: GATES.map(({ id, area, input, available }) => ({ id, area, input, available })),
+    // Every gate of this build is available (none waits for inputs the build cannot read).
+    gates: GATES.map(({ id, area, input }) => ({ id, area, input, available: true })),
     verdicts: ['PASS', 'WATCH', 'BLOCK'],
     verdictRule: VERDICT_RULE,
     receiptSchema: RECEIPT_SCHEMA_ID,

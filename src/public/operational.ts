@@ -1,7 +1,7 @@
 // Operational public documents: readiness (no secrets), launch status/handoff/doctor/evidence/targets/kit, built from
 // the live configuration and the same data the code runs on.
-import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, thresholdsFor } from '../../engine/profiles/index.js';
-import { GATES } from '../../engine/gates/catalogue.js';
+import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS } from '../../engine/profiles/index.js';
+import { GATES, thresholdsFor } from '../../engine/gates/index.js';
 import type { EngineCapabilities } from '../../engine/ffmpeg/capabilities.js';
 import { costBasis } from '../billing/cost-basis.js';
 import { PUBLIC_ENDPOINTS } from './agent-manifest.js';
@@ -24,7 +24,7 @@ export interface OperationalState {
 
 export function engineStatus(state: OperationalState): 'ok' | 'degraded' | 'down' {
   if (!state.engine) return 'down';
-  return GATES.some((g) => g.available) ? 'ok' : 'degraded';
+  return GATES.length > 0 ? 'ok' : 'degraded';
 }
 
 export function engineHealth(state: OperationalState) {
@@ -37,8 +37,8 @@ export function engineHealth(state: OperationalState) {
           ffprobe: state.engine.ffprobe,
           filterCount: state.engine.filters.length,
           filtersUsed: ['fps', 'scale', 'format', 'split', 'select'].map((f) => ({ name: f, available: state.engine!.filters.includes(f) })),
-          gatesAvailable: GATES.filter((g) => g.available).map((g) => g.id),
-          gatesNotAvailable: GATES.filter((g) => !g.available).map((g) => g.id),
+          gatesAvailable: GATES.map((g) => g.id),
+          gatesNotAvailable: [],
         }
       : null,
     error: state.engineError,

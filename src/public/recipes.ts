@@ -1,13 +1,12 @@
 // Pipeline recipes (one per pipeline profile) and the podcast/audio pipeline handoff, built from the profiles,
 // the gate catalogue and the thresholds the engine runs on.
-import { gateById } from '../../engine/gates/catalogue.js';
+import { gateById, thresholdsFor } from '../../engine/gates/index.js';
 import {
   DELIVERY_PROFILES,
   PIPELINE_PROFILES,
   PIPELINE_PROFILE_IDS,
   PROFILES_VERSION,
   PROFILE_ALIASES,
-  thresholdsFor,
   type PipelineProfile,
   type PipelineProfileId,
 } from '../../engine/profiles/index.js';
@@ -81,7 +80,7 @@ function mediaKindsOf(profile: PipelineProfile): MediaKind[] {
 
 function sidecarUse(sidecar: Sidecar, profile: PipelineProfile): SidecarUse {
   const kinds = mediaKindsOf(profile);
-  const unlocked = gatesRequiring(sidecar).filter((g) => kinds.every((k) => g.kinds.includes(k)));
+  const unlocked = gatesRequiring(sidecar).filter((g) => kinds.every((k) => g.requires.kinds.includes(k)));
   return {
     sidecar: sidecar.id,
     localArgument: sidecar.localArgument,
@@ -111,9 +110,7 @@ function recipeFor(id: PipelineProfileId): PipelineRecipe {
     mediaKinds: mediaKindsOf(profile),
     deliveryProfile: { ...DELIVERY_PROFILES[profile.deliveryProfile], thresholdsDoc: THRESHOLDS_DOC },
     defaultGates: [...profile.gates],
-    defaultGatesNotAvailable: definitionsOf(profile.gates)
-      .filter((g) => !g.available)
-      .map((g) => g.id),
+    defaultGatesNotAvailable: [],
     sidecars,
     sidecarFormatsDoc: SIDECAR_FORMATS_DOC,
     repairLoop: repairLoop(id, placeholderArguments(defaultSidecarArguments(sidecars))),

@@ -1,7 +1,7 @@
 // `profile` and `checks` as every door accepts them (MCP tools, REST bodies and OpenAPI): the names come from the
 // engine's profile and gate catalogues, never a copy.
 import { z } from 'zod';
-import { GATE_IDS } from '../../engine/gates/catalogue.js';
+import { GATE_IDS } from '../../engine/gates/index.js';
 import { ACCEPTED_PROFILE_NAMES, AUTO_PROFILE_RULE, DELIVERY_PROFILE_IDS, PIPELINE_PROFILE_IDS, PROFILE_ALIASES } from '../../engine/profiles/index.js';
 
 const aliases = Object.entries(PROFILE_ALIASES)

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ffmpegPath } from '../../engine/ffmpeg/binaries.js';
 
-export const CACHE_DIR = resolve(import.meta.dirname, '../../.cache/media');
+const ROOT = resolve(import.meta.dirname, '../..');
+export const CACHE_DIR = join(ROOT, '.cache/media');
 
 /**
  * Runs `ffmpeg -y <args> <out>` once per distinct argument list and returns the cached file path.
@@ -13,7 +14,8 @@ export const CACHE_DIR = resolve(import.meta.dirname, '../../.cache/media');
  */
 export async function generate(name: string, args: string[]): Promise<string> {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const key = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 10);
+  // Paths inside the checkout (fonts) are keyed relative to it, so a file's name is the same in every clone.
+  const key = createHash('sha256').update(JSON.stringify(args).replaceAll(ROOT, '<root>')).digest('hex').slice(0, 10);
   const dot = name.lastIndexOf('.');
   const out = join(CACHE_DIR, `${name.slice(0, dot)}-${key}${name.slice(dot)}`);
   if (existsSync(out)) return out;

@@ -1,0 +1,61 @@
+// Text read in the picture (OCR tracks from engine/ocr/), as the text gates report it: what was read, each line's
+// words, box, time span and contrast.
+import type { FlagDraft, GateContext, TextSignals, TextTrack } from '../../types.js';
+import { roundedBox } from '../kit/geometry.js';
+import { median, round } from '../kit/stats.js';
+import { spanText } from '../kit/wording.js';
+
+export const ratioText = (r: number) => `${round(r, 2).toFixed(2)}:1`;
+
+/** Why a text gate cannot read the picture, or the OCR signals. */
+export function textSignals(ctx: GateContext): TextSignals | null {
+  return ctx.signals.text ?? null;
+}
+
+export const NO_PICTURE = 'needs video/image: no picture was read';
+
+export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
+  return {
+    ocrEngine: text.engine,
+    ocrPicture: `${text.pictureWidth}x${text.pictureHeight}`,
+    sampleIntervalSeconds: round(text.sampleIntervalSeconds, 2),
+    samplesRead: text.samples,
+    changeSamples: text.changeSamples,
+    confirmations: text.confirmations,
+    unconfirmedLines: text.unconfirmedLines,
+    ocrTimeouts: text.timeouts,
+    textLines: text.tracks.length,
+  };
+}
+
+/** What a flag says about one read line: its words, box, size and when it was seen. */
+export function trackEvidence(track: TextTrack): Record<string, unknown> {
+  const first = track.observations[0];
+  return {
+    text: track.text,
+    words: first.words.map((w) => ({ text: w.text, confidence: round(w.confidence, 0), box: roundedBox(w.box) })),
+    box: roundedBox(track.box),
+    heightFraction: round(track.heightFraction, 4),
+    seen: { start: round(track.start, 3), end: round(track.end, 3), samples: track.observations.length },
+    confidence: round(track.observations.reduce((s, o) => s + o.confidence, 0) / track.observations.length, 1),
+  };
+}
+
+export function trackSpan(track: TextTrack, still: boolean): string {
+  return still ? 'the image' : spanText(track.start, track.end);
+}
+
+export const isStill = (text: TextSignals) => text.sampleIntervalSeconds === 0;
+
+export function trackContrast(track: TextTrack): { ratio: number; textIsLighter: boolean; lighter: number; darker: number } | null {
+  const measured = track.observations.flatMap((o) => (o.contrast ? [o.contrast] : []));
+  if (measured.length === 0) return null;
+  const ratio = median(measured.map((c) => c.ratio));
+  const near = [...measured].sort((a, b) => Math.abs(a.ratio - ratio) - Math.abs(b.ratio - ratio))[0];
+  return { ratio, textIsLighter: near.textIsLighter, lighter: near.lighterLuminance, darker: near.darkerLuminance };
+}
+
+export interface PixelHalf {
+  measurements: Record<string, unknown>;
+  flags: FlagDraft[];
+}

@@ -1,0 +1,83 @@
+// text_contrast: WCAG contrast of each line read in the picture against its local background.
+import { t, WCAG_CONTRAST } from '../../profiles/threshold-values.js';
+import type { FlagDraft, GateContext, GateResult, GateThresholds, Severity, TextTrack } from '../../types.js';
+import { defineGate } from '../define.js';
+import { fallsBelow, reaches } from '../kit/bands.js';
+import { boxText } from '../kit/geometry.js';
+import { gateResult, skippedGate } from '../kit/result.js';
+import { round } from '../kit/stats.js';
+import { threshold, thresholdValues } from '../kit/thresholds.js';
+import { quote, reRun } from '../kit/wording.js';
+import { isStill, NO_PICTURE, ocrMeasurements, ratioText, textSignals, trackContrast, trackEvidence, trackSpan } from './read-text.js';
+
+function textContrastThresholds(): GateThresholds {
+  return {
+    normalTextMinRatio: t(4.5, 'contrast ratio', `${WCAG_CONTRAST}: AA minimum for normal text`, 'primary'),
+    largeTextMinRatio: t(3, 'contrast ratio', `${WCAG_CONTRAST}: AA minimum for large text; below it no text size passes (BLOCK)`, 'primary'),
+    largeTextHeightFraction: t(
+      0.04,
+      'fraction of frame height',
+      'Preflight house rule: WCAG large text is 24 CSS px; on a phone or laptop showing the frame about 600 CSS px tall that is a line box of 4 % of the height (43 px at 1080p)',
+      'house',
+    ),
+  };
+}
+
+function contrastFlag(track: TextTrack, c: NonNullable<ReturnType<typeof trackContrast>>, large: boolean, severity: Severity, th: GateThresholds, still: boolean): FlagDraft {
+  const text = quote(track.text);
+  const need = large ? threshold(th, 'largeTextMinRatio') : threshold(th, 'normalTextMinRatio');
+  const target = threshold(th, 'normalTextMinRatio');
+  const backing = c.textIsLighter ? 'a dark' : 'a light';
+  return {
+    severity,
+    start: track.start,
+    end: track.end,
+    summary: `${text} has a contrast of ${ratioText(c.ratio)} against its background (${large ? 'large' : 'normal'} text needs ${ratioText(need)})`,
+    evidence: {
+      ...trackEvidence(track),
+      contrastRatio: round(c.ratio, 2),
+      textIs: c.textIsLighter ? 'lighter' : 'darker',
+      lighterLuminance: round(c.lighter, 4),
+      darkerLuminance: round(c.darker, 4),
+      largeText: large,
+      threshold: thresholdValues(th, ['normalTextMinRatio', 'largeTextMinRatio', 'largeTextHeightFraction']),
+    },
+    repair: {
+      action: 'back_text_with_shape',
+      reachable: false,
+      instruction: `Back ${text} (${boxText(track.box)}) with ${backing} solid or 70 % opaque shape, add an outline, or recolour it so it reaches at least ${ratioText(target)} against what is behind it (now ${ratioText(c.ratio)}); re-render ${trackSpan(track, still)}.`,
+      verify: reRun('text_contrast', `no text_contrast flag for ${text}`),
+    },
+  };
+}
+
+function textContrast(ctx: GateContext): GateResult {
+  const text = textSignals(ctx);
+  if (!text) return skippedGate('text_contrast', NO_PICTURE);
+  const th = ctx.thresholds;
+  const flags: FlagDraft[] = [];
+  const ratios: number[] = [];
+  for (const track of text.tracks) {
+    const c = trackContrast(track);
+    if (!c) continue;
+    ratios.push(c.ratio);
+    const large = reaches(track.heightFraction, threshold(th, 'largeTextHeightFraction'));
+    let severity: Severity | null = null;
+    if (fallsBelow(c.ratio, threshold(th, 'largeTextMinRatio'))) severity = 'BLOCK';
+    else if (!large && fallsBelow(c.ratio, threshold(th, 'normalTextMinRatio'))) severity = 'WATCH';
+    if (severity) flags.push(contrastFlag(track, c, large, severity, th, isStill(text)));
+  }
+  return gateResult('text_contrast', { ...ocrMeasurements(text), linesMeasured: ratios.length, lowestContrastRatio: ratios.length ? round(Math.min(...ratios), 2) : null }, flags);
+}
+
+export const textContrastGate = defineGate({
+  id: 'text_contrast',
+  area: 'text',
+  title: 'WCAG contrast of on-screen text',
+  algorithm:
+    'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x relative luminance of every pixel of its box (padded by a fifth of its height) gives the contrast ratio of the 95th against the 5th percentile, the median over the samples that read it. ' +
+    'Below largeTextMinRatio (3:1) is BLOCK at any size; below normalTextMinRatio (4.5:1) is WATCH unless the line is large text (box height at least largeTextHeightFraction of the frame).',
+  requires: { kinds: ['video', 'image'], signals: ['text'] },
+  thresholds: textContrastThresholds,
+  run: textContrast,
+});

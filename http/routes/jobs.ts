@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiptSchema } from '../../engine/receipt.js';
 import { ServiceError } from '../../src/errors.js';
+import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
 import { JobStatusSchema, QcJobSchema } from '../../src/schemas/job.js';
@@ -20,7 +21,7 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   sidecar_dir: true,
 })
   .extend({
-    size_bytes: z.number().int().min(0).optional(),
+    size_bytes: DeclaredBytesInputSchema.optional().describe('Declared media size, for the upload-size limit before the media is read.'),
     manifest_url: z.string().optional(),
     transcript_url: z.string().optional(),
     watchlist_url: z.string().optional(),

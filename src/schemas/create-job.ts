@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { REQUEST_PROFILES } from '../../engine/profiles/index.js';
 import { MediaInputSchema } from '../ingress/media.js';
+import { AiReviewSecondsInputSchema, CentsInputSchema, DurationSecondsInputSchema, WholeMinutesInputSchema } from './bounds.js';
 
 const jsonish = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]);
 
@@ -39,13 +40,13 @@ export const JobOptionsSchema = z.object({
   profile: z.enum(REQUEST_PROFILES).optional().describe('QC profile; auto (default) infers from the media.'),
   checks: z.string().optional().describe('Comma-separated gate names; overrides the profile defaults.'),
   plan_id: z.string().optional().describe('creator, studio, network or stress_99_5000.'),
-  plan_price_cents: z.number().int().min(0).optional(),
-  included_minutes: z.number().int().min(0).optional(),
-  ai_review_seconds: z.number().min(0).optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
+  plan_price_cents: CentsInputSchema.optional(),
+  included_minutes: WholeMinutesInputSchema.optional(),
+  ai_review_seconds: AiReviewSecondsInputSchema.optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
   cost_guardrail: z.enum(['downgrade', 'block', 'off']).optional(),
   idempotency_key: z.string().min(1).max(200).optional().describe('Repeat a create with the same key to get the same job back.'),
   process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
-  duration_seconds: z.number().min(0).optional().describe('Declared duration, for the cost estimate before the media is read.'),
+  duration_seconds: DurationSecondsInputSchema.optional().describe('Declared duration, for the cost estimate before the media is read.'),
   callback_url: z.string().optional(),
 });
 

@@ -12,6 +12,8 @@ import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
 import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
+import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
+import { parseInput } from './accounts/parse-input.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
@@ -150,6 +152,8 @@ function sidecarFields(input: CreateJobInput): SidecarInput {
 
 export class PreflightService {
   private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  /** Queued jobs a drain has taken. */
+  private readonly claimed = new Set<string>();
   private closed = false;
   /** Set while an HTTP door serves this service: signed upload URLs point at it. */
   private publicBaseUrl: string | null = null;
@@ -345,12 +349,9 @@ export class PreflightService {
    * Records a client's own gate verdict beside ours. It never changes the job's verdict or receipt: a claim of PASS on
    * a BLOCK job is kept as a disagreeing claim.
    */
-  async importGateVerdict(
-    principal: Principal,
-    jobId: string,
-    body: { verdict: 'SHIP-OK' | 'BLOCK' | 'PASS'; blocked?: string[]; skipped?: string[]; per_check?: Record<string, unknown> },
-  ) {
+  async importGateVerdict(principal: Principal, jobId: string, input: GateVerdictInput) {
     const job = this.record(principal, jobId);
+    const body = parseInput(GateVerdictInputSchema, input, 'invalid_gate_verdict', 'gate verdict');
     const claimsPass = body.verdict !== 'BLOCK';
     const ours = job.verdict;
     const record = {
@@ -631,12 +632,14 @@ export class PreflightService {
   async drain(principal: Principal, query: { limit?: number }, ctx: OpContext = {}): Promise<{ processed: number; jobs: QcJob[] }> {
     const limit = Math.min(25, Math.max(1, query.limit ?? 10));
     const queued = this.store.data.jobs
-      .filter((j) => j.status === 'queued' && (principal.operator || j.workspaceId === principal.workspaceId))
+      .filter((j) => j.status === 'queued' && !this.claimed.has(j.jobId) && (principal.operator || j.workspaceId === principal.workspaceId))
       .slice(0, limit);
     const jobs: QcJob[] = [];
     for (const record of queued) {
-      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice.
-      if (record.status !== 'queued') continue;
+      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice, even when
+      // a failed store write puts the record's status back for a moment.
+      if (record.status !== 'queued' || this.claimed.has(record.jobId)) continue;
+      this.claimed.add(record.jobId);
       record.status = 'running';
       const request = record.request;
       let media: ResolvedMedia | null = null;
@@ -675,6 +678,8 @@ export class PreflightService {
         media?.cleanup();
         // start() records its own failure; only a failure before the run started is recorded here.
         if (!(['failed', 'completed'] as JobStatus[]).includes(record.status)) await this.fail(record, err);
+      } finally {
+        this.claimed.delete(record.jobId);
       }
       jobs.push(toQcJob(record, this.opts.urls));
     }
@@ -710,14 +715,14 @@ export class PreflightService {
   ): Promise<void> {
     const t0 = Date.now();
     const limited = principal && !principal.operator && this.accounts ? { principal, accounts: this.accounts } : null;
-    await this.store.update(() => {
-      record.status = 'running';
-      record.startedAt = now();
-    });
-    this.event(record.jobId, { event_type: 'job.started' });
     let lastStage = '';
     let lastWritten = -1;
     try {
+      await this.store.update(() => {
+        record.status = 'running';
+        record.startedAt = now();
+      });
+      this.event(record.jobId, { event_type: 'job.started' });
       const { report, media: info, signals } = await runCheck(media.path, {
         profile: input.profile,
         checks: input.checks,
@@ -739,7 +744,7 @@ export class PreflightService {
           lastWritten = pct;
           record.stage = stage;
           record.progressPct = pct;
-          void this.store.update(() => {});
+          this.store.persistSoon();
         },
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
@@ -824,15 +829,21 @@ export class PreflightService {
     let reason =
       err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
     for (const path of serverPaths.filter(Boolean)) reason = reason.split(path).join('the media');
-    await this.store.update(() => {
-      record.status = 'failed';
-      record.failureReason = reason;
-      record.minutesMetered = 0;
-      record.stage = null;
-      record.completedAt = now();
-      record.processingDurationMs = Date.now() - t0;
-      record.request = null;
-    });
+    try {
+      await this.store.update(() => {
+        record.status = 'failed';
+        record.failureReason = reason;
+        record.minutesMetered = 0;
+        record.stage = null;
+        record.completedAt = now();
+        record.processingDurationMs = Date.now() - t0;
+        record.request = null;
+      });
+    } catch (storeErr) {
+      // The job keeps its last stored state (a restart marks a job left running as interrupted); the caller is told.
+      process.stderr.write(`preflight: could not record the failure of job ${record.jobId}: ${(storeErr as Error).message}\n`);
+      throw storeErr;
+    }
     this.event(record.jobId, { event_type: 'job.failed', detail: reason });
     this.announce(record);
   }

@@ -1,8 +1,10 @@
 // Hostile input over a real port: numbers out of any sane range, and the service still answering afterwards.
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxAiReviewSecondsAtMargin } from '../src/billing/estimate.js';
 import { COST_RATES } from '../src/billing/cost-basis.js';
 import { MAX_AI_REVIEW_SECONDS, MAX_CENTS, MAX_DURATION_SECONDS, MAX_MINUTES } from '../src/schemas/bounds.js';
+import * as fx from './helpers/fixtures.js';
 import { api } from './helpers/http-client.js';
 import { startServe, type RunningServer } from './helpers/serve.js';
 
@@ -94,6 +96,49 @@ describe('maxAiReviewSecondsAtMargin', () => {
       expect(Number.isSafeInteger(max)).toBe(true);
       if (max > 0) expect(fits(budget, base, max), `${budget} ${base} ${max}`).toBe(true);
       expect(fits(budget, base, max + 1), `${budget} ${base} ${max + 1}`).toBe(false);
+    }
+  });
+});
+
+describe('free-form JSON', () => {
+  it('is bounded before it is stored: a deep or huge per_check is refused, every workspace goes on, nothing shown is lost', async () => {
+    const env = { PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'hardening-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off' };
+    let own = await startServe(env);
+    try {
+      const keys: string[] = [];
+      for (const ws of ['ws_json_a', 'ws_json_b']) keys.push((await api(own, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { workspace_id: ws } })).json.apiKey);
+      const upload = async (key: string) => {
+        const bytes = readFileSync(await fx.clean());
+        const reserve = await api(own, 'POST', '/v1/uploads', { key, body: { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: bytes.length } });
+        expect((await fetch(reserve.json.signedPutUrl, { method: 'PUT', body: bytes })).status).toBe(200);
+        return reserve.json.uploadId as string;
+      };
+      const shown = await api(own, 'POST', '/v1/qc/jobs', { key: keys[0], body: { upload_id: await upload(keys[0]), process_async: true }, timeoutMs: 60_000 });
+      expect(shown.status, shown.text).toBe(202);
+
+      const deepText = `{"verdict":"PASS","per_check":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+      const deep = await api(own, 'POST', `/v1/qc/jobs/${shown.json.jobId}/gate-verdict`, { key: keys[0], raw: deepText, headers: { 'content-type': 'application/json' } });
+      expect(deep.status, deep.text).toBe(400);
+      expect(deep.json.error.message).toMatch(/nested deeper than 16 levels/);
+      const huge = { verdict: 'PASS', per_check: { blob: 'x'.repeat(15 * 1024 * 1024) } };
+      for (let i = 0; i < 4; i++) {
+        const r = await api(own, 'POST', `/v1/qc/jobs/${shown.json.jobId}/gate-verdict`, { key: keys[0], body: huge });
+        expect(r.status).toBe(400);
+        expect(r.json.error.message).toMatch(/larger than 65536 bytes/);
+      }
+      const fine = await api(own, 'POST', `/v1/qc/jobs/${shown.json.jobId}/gate-verdict`, { key: keys[0], body: { verdict: 'PASS', per_check: { loudness: { ok: true } } } });
+      expect(fine.status, fine.text).toBe(200);
+      const other = await api(own, 'POST', '/v1/qc/jobs', { key: keys[1], body: { upload_id: await upload(keys[1]), process_async: true } });
+      expect(other.status, other.text).toBe(202);
+      expect(statSync(`${own.home}/db.json`).size).toBeLessThan(100_000);
+
+      own.proc.kill('SIGTERM');
+      await new Promise((r) => own.proc.on('exit', r));
+      own = await startServe(env, own.home);
+      expect((await api(own, 'GET', `/v1/qc/jobs/${shown.json.jobId}`, { key: keys[0] })).json.status).toBe('queued');
+      expect((await api(own, 'GET', `/v1/qc/jobs/${other.json.jobId}`, { key: keys[1] })).json.status).toBe('queued');
+    } finally {
+      own.proc.kill('SIGKILL');
     }
   });
 });

@@ -5,6 +5,7 @@ import { ReceiptSchema } from '../../engine/receipt.js';
 import { ServiceError } from '../../src/errors.js';
 import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
+import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
 import { JobStatusSchema, QcJobSchema } from '../../src/schemas/job.js';
 import type { PreflightService } from '../../src/service.js';
@@ -34,12 +35,6 @@ const JobIdParams = z.object({ job_id: z.string().min(1) });
 const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');
 const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
 const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
-const GateVerdictBodySchema = z.object({
-  verdict: z.enum(['SHIP-OK', 'BLOCK', 'PASS']),
-  blocked: z.array(z.string()).optional(),
-  skipped: z.array(z.string()).optional(),
-  per_check: z.record(z.string(), z.unknown()).optional(),
-});
 const GateVerdictResultSchema = z.object({
   importId: z.string(),
   jobId: z.string(),
@@ -143,7 +138,7 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   registerRoute(app, auth, {
     method: 'post', path: '/v1/qc/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
     description: 'Never turns a BLOCK into PASS: the import is kept beside Preflight’s verdict, and receipts always carry Preflight’s own.',
-    params: JobIdParams, body: GateVerdictBodySchema,
+    params: JobIdParams, body: GateVerdictInputSchema,
     responses: { 200: { description: 'Gate verdict imported', schema: GateVerdictResultSchema } },
   }, async ({ principal, params, body }) => ({ status: 200, body: await service.importGateVerdict(principal!, params.job_id, body) }));
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { receiptJsonSchema } from '../../engine/receipt.js';
 import { SIDECAR_SCHEMA_NAMES, sidecarJsonSchema } from '../../engine/sidecars/formats/json-schemas.js';
 import { costBasis } from '../../src/billing/cost-basis.js';
+import { boundedJson, MESSAGE_JSON_LIMITS } from '../../src/schemas/bounded-json.js';
 import { PUBLIC_DOCUMENTS, pipelineRecipes } from '../../src/public/documents.js';
 import {
   engineHealth,
@@ -72,7 +73,7 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
   registerRoute(app, auth, {
     method: 'post', path: '/v1/public/receipts/verify', tag: 'Public', auth: 'public', summary: 'Verify a receipt',
     description: 'Body: the receipt JSON (optionally wrapped as {receipt, sha256} to also compare a file hash). Says whether the signature is authentic and unaltered; unknown schema values are rejected.',
-    body: AnyObject,
+    body: boundedJson(AnyObject, MESSAGE_JSON_LIMITS),
     responses: {
       200: {
         description: 'Verification result',

@@ -4,6 +4,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceError } from '../errors.js';
+import { jsonLimitBreach, MESSAGE_JSON_LIMITS } from '../schemas/bounded-json.js';
 import type { Principal } from '../service.js';
 import type { AccountsContext } from './context.js';
 import { sendMail, type MailOutcome } from './mailer.js';
@@ -47,6 +48,8 @@ function parseEvent(rawBody: RawBody) {
   } catch {
     throw new ServiceError('invalid_webhook_payload', 'The checkout webhook body is not JSON.', {}, 400);
   }
+  const breach = jsonLimitBreach(json, MESSAGE_JSON_LIMITS);
+  if (breach) throw new ServiceError('invalid_webhook_payload', `The checkout webhook body ${breach}.`, {}, 400);
   return parseInput(CheckoutWebhookEventSchema, json, 'invalid_webhook_payload', 'checkout event');
 }
 

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { REQUEST_PROFILES } from '../../engine/profiles/index.js';
 import { MediaInputSchema } from '../ingress/media.js';
+import { boundedJson, SIDECAR_JSON_LIMITS } from './bounded-json.js';
 import { AiReviewSecondsInputSchema, CentsInputSchema, DurationSecondsInputSchema, WholeMinutesInputSchema } from './bounds.js';
 
-const jsonish = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]);
+const jsonish = boundedJson(z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]), SIDECAR_JSON_LIMITS);
 
 export const SidecarInputSchema = z.object({
   manifest_path: z.string().optional().describe('Local path of a preflight-manifest/1 JSON file.'),

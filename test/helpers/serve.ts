@@ -23,10 +23,9 @@ export interface RunningServer {
   home: string;
 }
 
-/** Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<RunningServer> {
+/** Starts `preflight serve` on a free loopback port (with a fresh data dir unless given one) and waits until it listens. */
+export async function startServe(env: Record<string, string>, home = mkdtempSync(join(tmpdir(), 'preflight-serve-'))): Promise<RunningServer> {
   const port = await freePort();
-  const home = mkdtempSync(join(tmpdir(), 'preflight-serve-'));
   const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
     env: { ...process.env, PREFLIGHT_HOME: home, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

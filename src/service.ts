@@ -5,7 +5,8 @@ import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type R
 import type { Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
-import { planById, withCustomEconomics } from './billing/plans.js';
+import type { Plan } from './billing/plans.js';
+import { accountOf, accountPlan } from './accounts/workspace-account.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
@@ -46,6 +47,9 @@ export interface Principal {
   /** Custom plan economics of the workspace's key, when it has them. */
   includedMinutes?: number | null;
   planPriceCents?: number | null;
+  /** The key the caller authenticated with and its owner, recorded on what it creates (uploads, webhooks). */
+  keyId?: string | null;
+  ownerEmail?: string | null;
 }
 
 /** The implicit principal of the local MCP mode and the CLI. */
@@ -138,8 +142,22 @@ const INLINE_FIELDS = [
 
 const now = () => new Date().toISOString();
 
-type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'> & {
+type PlanFields = Pick<CreateJobInput, 'plan_id' | 'plan_price_cents' | 'included_minutes'>;
+
+/** A workspace's plan (custom economics applied) and its approved overage spend. */
+interface Economics {
+  plan: Plan;
+  overageCapCents: number | null;
+}
+
+/** The estimate fields that price a request on `economics`. */
+const pricedAs = ({ plan }: Economics): PlanFields => ({ plan_id: plan.id, plan_price_cents: plan.priceCents, included_minutes: plan.includedMinutes });
+
+type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'ai_review_seconds' | 'cost_guardrail'> & {
   sidecars?: EngineSidecars;
+  economics: Economics;
+  /** The media's hash when limits apply, so a free re-check is known before the run. */
+  sha256: string | null;
 };
 
 function sidecarFields(input: CreateJobInput): SidecarInput {
@@ -154,6 +172,8 @@ export class PreflightService {
   private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
   /** Queued jobs a drain has taken. */
   private readonly claimed = new Set<string>();
+  /** Minutes each running check was allowed after its probe, until it is metered. */
+  private readonly reserved = new Map<string, { workspaceId: string; minutes: number }>();
   private closed = false;
   /** Set while an HTTP door serves this service: signed upload URLs point at it. */
   private publicBaseUrl: string | null = null;
@@ -255,8 +275,9 @@ export class PreflightService {
 
   // ------------------------------------------------------------------ operations
 
-  estimate(_principal: Principal, input: EstimateInput): EstimateOutput {
-    return estimateCost(input);
+  /** Priced on the caller's workspace economics (see `economics`). */
+  estimate(principal: Principal, input: EstimateInput): EstimateOutput {
+    return estimateCost({ ...input, ...pricedAs(this.economics(principal, input)) });
   }
 
   getJob(principal: Principal, jobId: string): QcJob & { stage: string | null } {
@@ -422,6 +443,7 @@ export class PreflightService {
     return {
       path: join(this.store.uploadDir(uploadId), 'content'),
       ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
+      sha256: record.sha256,
       cleanup: () => {},
     };
   }
@@ -474,17 +496,18 @@ export class PreflightService {
    * Creates a job. Sync mode starts the check now and waits up to `waitMs` (default: until done); the run goes on in
    * this process if the wait ends first and the caller polls. Async mode queues it for drain.
    */
-  async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean }> {
+  async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
     if (input.idempotency_key) {
       const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
-      if (hit) return { job: this.getJob(principal, hit.jobId), replay: true };
+      if (hit) return { job: this.getJob(principal, hit.jobId), replay: true, queued: false };
     }
     if (input.callback_url) {
       if (!this.webhooks) throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server (`preflight serve`), which delivers callbacks; poll the job instead.', {}, 501);
       assertDeliveryUrl(input.callback_url, this.opts.env);
     }
-    const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
+    const economics = this.economics(principal, input);
+    const estimate = estimateCost({ ...input, ...pricedAs(economics) });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
     if (this.accounts && !principal.operator) {
       await this.accounts.checkAbuseLimits(principal, {
@@ -493,17 +516,17 @@ export class PreflightService {
         activeJobs: this.activeJobs(principal.workspaceId),
       });
     }
-    try {
-      this.assertUsageAllowed(principal, input.duration_seconds === undefined ? 1 : estimate.minutes);
-    } catch (err) {
-      if (err instanceof ServiceError && this.accounts) await this.accounts.recordUsageRefusal(principal, err);
-      throw err;
-    }
-    if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
+    // Before the media is probed only the declared duration is known (1 minute when none is declared); the run checks
+    // the allowance again on the measured one.
+    const declaredMinutes = input.duration_seconds === undefined ? 1 : estimate.minutes;
+    if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate, economics, declaredMinutes), replay: false, queued: true };
 
     const media = await this.jobMedia(principal, input, ctx);
     let sidecars;
+    let sha256: string | null;
     try {
+      sha256 = await this.mediaHashForLimits(principal, media);
+      await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
       const remote = await this.fetchRemoteSidecars(input, ctx);
       sidecars = await loadSidecars({ ...sidecarFields(input), ...remote.inline });
       if (remote.fetched.length && sidecars.ingress) sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
@@ -516,37 +539,70 @@ export class PreflightService {
       record.mediaIngress = { ...media.ingress, sha256: null };
       record.sidecarIngress = sidecars.ingress;
     });
-    const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars }, ctx, principal);
+    const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars, economics, sha256 }, ctx, principal);
     if (opts.waitMs === undefined) {
       await done;
       const refusal = this.limitRefusals.get(record.jobId);
       this.limitRefusals.delete(record.jobId);
       if (refusal) throw refusal;
     } else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
-    return { job: this.getJob(principal, record.jobId), replay: false };
+    return { job: this.getJob(principal, record.jobId), replay: false, queued: false };
   }
 
   /**
-   * Refuses a job the workspace's plan cannot pay for. Before the media is read only the declared duration is known
-   * (1 minute when none is declared), so a workspace with no minutes left is refused; the exact minutes are metered after.
+   * The plan a request is priced and limited on. A workspace key gets its workspace's own economics whatever it asks
+   * for; an operator (and the local door) what it names, else its workspace's. Estimates, job prices, usage limits
+   * and ledger entries all come from here.
    */
-  private assertUsageAllowed(principal: Principal, requestedMinutes: number): void {
-    if (principal.operator) return;
-    const plan = withCustomEconomics(planById(principal.planId), { planPriceCents: principal.planPriceCents ?? undefined, includedMinutes: principal.includedMinutes ?? undefined });
-    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date()));
-    const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents: principal.overageCapCents });
-    if (!allowance.allowed) {
-      throw usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
-    }
+  private economics(principal: Principal, requested: PlanFields): Economics {
+    const account = accountOf(this.store.data.apiKeys, principal);
+    const named = principal.operator && (requested.plan_id !== undefined || requested.plan_price_cents !== undefined || requested.included_minutes !== undefined);
+    const terms = named ? { planId: requested.plan_id ?? null, planPriceCents: requested.plan_price_cents ?? null, includedMinutes: requested.included_minutes ?? null } : account;
+    return { plan: accountPlan(terms), overageCapCents: account.overageCapCents };
   }
 
-  private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate']): Promise<QcJob> {
+  /** The media's hash when limits apply (a re-check of a file already charged this month is free, even at the cap). */
+  private async mediaHashForLimits(principal: Principal, media: ResolvedMedia): Promise<string | null> {
+    if (principal.operator) return null;
+    return media.sha256 ?? sha256File(media.path);
+  }
+
+  /** Minutes a check of `sha256` would charge now: 0 when that file was already charged this month. */
+  private chargeableMinutes(workspaceId: string, sha256: string | null, minutes: number): number {
+    return meterJob({ workspaceId, sha256, mediaMinutes: minutes, at: new Date(), entries: this.store.data.usage }).minutesMetered;
+  }
+
+  /** Minutes running checks of a workspace have been allowed and not yet metered; `except` is left out. */
+  private reservedMinutes(workspaceId: string, except?: string): number {
+    let minutes = 0;
+    for (const [jobId, r] of this.reserved) if (r.workspaceId === workspaceId && jobId !== except) minutes += r.minutes;
+    return minutes;
+  }
+
+  /**
+   * Refuses minutes the workspace's included minutes and approved overage cap cannot pay for (a zero or omitted cap
+   * blocks at the included minutes), counting what its running checks were already allowed. The refusal is stored as
+   * an abuse event.
+   */
+  private async assertUsageAllowed(principal: Principal, economics: Economics, requestedMinutes: number, exceptJob?: string): Promise<void> {
+    if (principal.operator) return;
+    const { plan, overageCapCents } = economics;
+    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date())) + this.reservedMinutes(principal.workspaceId, exceptJob);
+    const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents });
+    if (allowance.allowed) return;
+    const error = usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
+    if (this.accounts) await this.accounts.recordUsageRefusal(principal, error);
+    throw error;
+  }
+
+  private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], economics: Economics, declaredMinutes: number): Promise<QcJob> {
     const inline = INLINE_FIELDS.filter((f) => input[f] !== undefined);
     if (inline.length) {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
     if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
     const media = input.upload_id ? this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
     const sidecarUrls: Record<string, string> = {};
@@ -556,6 +612,7 @@ export class PreflightService {
     }
     const record = await this.newRecord(principal, input, costEstimate, 'queued', {
       sidecarUrls,
+      limited: !principal.operator,
       economics: {
         aiReviewSeconds: input.ai_review_seconds,
         costGuardrail: input.cost_guardrail,
@@ -645,9 +702,11 @@ export class PreflightService {
       let media: ResolvedMedia | null = null;
       try {
         if (!request || request.source.kind === 'platform_url') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
+        // The job runs under the limits of the workspace that queued it (none for an operator's job).
+        const owner: Principal = { workspaceId: record.workspaceId, scopes: [], operator: !request.limited };
         media =
           request.source.kind === 'upload'
-            ? this.uploadedMedia({ ...principal, workspaceId: record.workspaceId, operator: true }, request.source.uploadId)
+            ? this.uploadedMedia({ ...owner, operator: true }, request.source.uploadId)
             : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
         const remote = await this.fetchRemoteSidecars((request.sidecarUrls ?? {}) as CreateJobInput, ctx);
         const sidecars = await loadSidecars({ ...(request.sidecars ?? {}), ...remote.inline });
@@ -664,15 +723,14 @@ export class PreflightService {
           {
             profile: request.profile as CreateJobInput['profile'],
             checks: request.checks,
-            plan_id: request.planId,
             ai_review_seconds: e.aiReviewSeconds,
             cost_guardrail: e.costGuardrail,
-            plan_price_cents: e.planPriceCents,
-            included_minutes: e.includedMinutes,
             sidecars: sidecars.sidecars,
+            economics: this.economics(owner, { plan_id: request.planId, plan_price_cents: e.planPriceCents, included_minutes: e.includedMinutes }),
+            sha256: await this.mediaHashForLimits(owner, media),
           },
           ctx,
-          null,
+          owner,
         );
       } catch (err) {
         media?.cleanup();
@@ -700,6 +758,7 @@ export class PreflightService {
       ctx.signal?.removeEventListener('abort', onAbort);
       media.cleanup();
       this.running.delete(record.jobId);
+      this.reserved.delete(record.jobId);
     });
     this.running.set(record.jobId, { promise, abort });
     return promise;
@@ -714,7 +773,7 @@ export class PreflightService {
     principal: Principal | null,
   ): Promise<void> {
     const t0 = Date.now();
-    const limited = principal && !principal.operator && this.accounts ? { principal, accounts: this.accounts } : null;
+    const limited = principal && !principal.operator ? principal : null;
     let lastStage = '';
     let lastWritten = -1;
     try {
@@ -729,9 +788,7 @@ export class PreflightService {
         sidecars: input.sidecars,
         signal,
         // Limits are checked again on the real media, before the decode.
-        afterProbe: limited
-          ? (info) => limited.accounts.checkAbuseLimits(limited.principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 })
-          : undefined,
+        afterProbe: limited ? (info) => this.checkMeasuredMedia(limited, record, info, input) : undefined,
         onProgress: (pct, stage) => {
           ctx.progress?.(pct, stage);
           if (stage === lastStage && pct - lastWritten < 10) return;
@@ -749,13 +806,26 @@ export class PreflightService {
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, report, info, signals, input, t0);
-      if (limited) {
+      if (limited && this.accounts) {
         const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
-        limited.accounts.afterUsage(limited.principal, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
+        this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
       }
     } catch (err) {
       await this.fail(record, err, t0, [media.path]);
     }
+  }
+
+  /**
+   * The probe measured the media: the abuse limits and the usage allowance are checked again on what it really is,
+   * whatever was declared, and the minutes it will charge are held for it until it is metered.
+   */
+  private async checkMeasuredMedia(principal: Principal, record: JobRecord, info: MediaInfo, input: RunInput): Promise<void> {
+    if (this.accounts) {
+      await this.accounts.checkAbuseLimits(principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 });
+    }
+    const minutes = this.chargeableMinutes(record.workspaceId, input.sha256, meteredMinutes(info));
+    await this.assertUsageAllowed(principal, input.economics, minutes, record.jobId);
+    this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
 
   private async finish(
@@ -763,13 +833,13 @@ export class PreflightService {
     report: Report,
     info: MediaInfo,
     signals: Signals,
-    input: Pick<CreateJobInput, 'profile' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    input: RunInput,
     t0: number,
   ): Promise<void> {
     const mediaMinutes = meteredMinutes(info);
     const at = new Date();
     const metered = meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage });
-    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, plan_id: input.plan_id, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, plan_price_cents: input.plan_price_cents, included_minutes: input.included_minutes });
+    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, ...pricedAs(input.economics) });
     const fullReport: Report = {
       ...report,
       usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
@@ -796,11 +866,12 @@ export class PreflightService {
       minutesMetered: metered.minutesMetered,
       mediaMinutes,
       freeRecheck: metered.freeRecheck,
-      planId: input.plan_id ?? null,
+      planId: input.economics.plan.id,
       createdAt: at.toISOString(),
     };
     await this.store.update((d) => {
       d.usage.push(entry);
+      this.reserved.delete(record.jobId);
       record.status = 'completed';
       record.progressPct = 100;
       record.stage = null;

@@ -64,8 +64,9 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   }, async ({ principal, body, c }) => {
     const paths = LOCAL_PATH_FIELDS.filter((f) => (body as Record<string, unknown>)[f] !== undefined);
     if (paths.length) throw new ServiceError('local_paths_not_accepted', `${paths.join(', ')} are not accepted over HTTP: upload the media (POST /v1/uploads) or give a URL.`, { fields: paths }, 400);
-    const { job, replay } = await service.createJob(principal!, body, { signal: c.req.raw.signal });
-    return { status: replay ? 200 : job.status === 'queued' ? 202 : 201, body: job };
+    const { job, replay, queued } = await service.createJob(principal!, body, { signal: c.req.raw.signal });
+    // The request decides the status, not how far the background worker got with the job meanwhile.
+    return { status: replay ? 200 : queued ? 202 : 201, body: job };
   });
 
   registerRoute(app, auth, {

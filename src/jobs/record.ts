@@ -13,6 +13,8 @@ export interface JobRequest {
   sidecars?: SidecarInput;
   /** Sidecar URLs, fetched when the job runs; internal, never shown. */
   sidecarUrls?: Record<string, string>;
+  /** The job was created by a workspace key: it runs under its workspace's limits. */
+  limited?: boolean;
   /** Cost options, so the run prices the job as it was asked. */
   economics?: { aiReviewSeconds?: number; costGuardrail?: 'downgrade' | 'block' | 'off'; planPriceCents?: number; includedMinutes?: number };
 }

@@ -1,4 +1,6 @@
 // The service: every capability is one operation `op(principal, input, ctx)`; the MCP and REST doors only translate.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../engine/canonical-json.js';
 import { EngineError } from '../engine/errors.js';
 import { runCheck } from '../engine/check.js';
 import { buildReceipt, receiptInputFromReport, sha256File, verifyReceipt, type Receipt } from '../engine/receipt.js';
@@ -7,6 +9,7 @@ import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import type { Plan } from './billing/plans.js';
 import { accountOf, accountPlan } from './accounts/workspace-account.js';
+import { RESERVED_WORKSPACES } from './accounts/ids.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
@@ -16,7 +19,7 @@ import type { CreateJobInput } from './schemas/create-job.js';
 import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
 import { parseInput } from './accounts/parse-input.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
-import type { JobStatus, QcJob } from './schemas/job.js';
+import type { JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo, Signals } from '../engine/types.js';
@@ -53,7 +56,7 @@ export interface Principal {
 }
 
 /** The implicit principal of the local MCP mode and the CLI. */
-export const LOCAL_PRINCIPAL: Principal = { workspaceId: 'local', scopes: ['*'], operator: true };
+export const LOCAL_PRINCIPAL: Principal = { workspaceId: RESERVED_WORKSPACES.local, scopes: ['*'], operator: true };
 
 export interface OpContext {
   signal?: AbortSignal;
@@ -68,9 +71,17 @@ export interface AccountHooks {
   afterUsage(principal: Principal, change: { minutesBefore: number; minutesAfter: number; billingPeriod: string }): Promise<unknown>;
 }
 
+/** Where a job's completion is posted, and the secret (sealed) that signs it. */
+export interface JobCallback {
+  url: string;
+  sealedSecret: string;
+}
+
 /** Receives finished jobs (the webhook service). */
 export interface JobEventSink {
-  enqueueJobEvent(job: QcJob & { workspaceId: string }, callbackUrl: string | null): Promise<unknown>;
+  enqueueJobEvent(job: QcJob & { workspaceId: string }, callback: JobCallback | null): Promise<unknown>;
+  /** Seals a job's callback secret for storage, bound to the job. */
+  sealCallbackSecret(jobId: string, secret: string): string;
 }
 
 export interface JobEvent {
@@ -141,6 +152,23 @@ const INLINE_FIELDS = [
 ] as const;
 
 const now = () => new Date().toISOString();
+
+/**
+ * What `GET /v1/qc/jobs?source_url=` compares: the SHA-256 of the media URL a job was created from, so the URL itself
+ * (a signed URL carries secrets) is never stored.
+ */
+function sourceUrlKey(url: string): string {
+  let normalised = url;
+  try {
+    normalised = new URL(url).href;
+  } catch {
+    /* compared as given */
+  }
+  return createHash('sha256').update(normalised).digest('hex');
+}
+
+/** Identifies a create request for its idempotency key: the hash of its canonical JSON. */
+const requestFingerprint = (input: CreateJobInput): string => createHash('sha256').update(canonicalJson(input)).digest('hex');
 
 type PlanFields = Pick<CreateJobInput, 'plan_id' | 'plan_price_cents' | 'included_minutes'>;
 
@@ -232,7 +260,10 @@ export class PreflightService {
   private announce(record: JobRecord): void {
     if (!this.webhooks) return;
     this.webhooks
-      .enqueueJobEvent({ ...toQcJob(record, this.opts.urls), workspaceId: record.workspaceId }, record.callbackUrl ?? null)
+      .enqueueJobEvent(
+        { ...toQcJob(record, this.opts.urls), workspaceId: record.workspaceId },
+        record.callbackUrl && record.callbackSecretSealed ? { url: record.callbackUrl, sealedSecret: record.callbackSecretSealed } : null,
+      )
       .catch((err: Error) => process.stderr.write(`preflight: could not queue the job event for ${record.jobId}: ${err.message}\n`));
   }
 
@@ -285,11 +316,15 @@ export class PreflightService {
     return { ...toQcJob(r, this.opts.urls), stage: r.stage };
   }
 
-  listJobs(principal: Principal, query: { limit?: number; status?: JobStatus }): QcJob[] {
+  listJobs(principal: Principal, query: ListJobsQuery): QcJob[] {
     const limit = Math.min(100, Math.max(1, query.limit ?? 20));
+    const source = query.source_url === undefined ? undefined : sourceUrlKey(query.source_url);
+    const byKey = query.idempotency_key === undefined ? undefined : this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === query.idempotency_key)?.jobId ?? null;
     return this.store.data.jobs
       .filter((j) => principal.operator || j.workspaceId === principal.workspaceId)
       .filter((j) => !query.status || j.status === query.status)
+      .filter((j) => source === undefined || j.sourceUrlSha256 === source)
+      .filter((j) => byKey === undefined || j.jobId === byKey)
       .slice(-limit)
       .reverse()
       .map((j) => toQcJob(j, this.opts.urls));
@@ -349,14 +384,6 @@ export class PreflightService {
     return verifyReceipt(receipt, key, { fileSha256 });
   }
 
-  /** Job counts and the last completion, for readiness and launch documents. */
-  jobStats(): { total: number; queued: number; running: number; completed: number; failed: number; lastCompletedAt: string | null } {
-    const jobs = this.store.data.jobs;
-    const count = (s: JobStatus) => jobs.filter((j) => j.status === s).length;
-    const last = jobs.filter((j) => j.completedAt && j.status === 'completed').map((j) => j.completedAt as string).sort().pop() ?? null;
-    return { total: jobs.length, queued: count('queued'), running: count('running'), completed: count('completed'), failed: count('failed'), lastCompletedAt: last };
-  }
-
   signingKeySource(): 'env' | 'file' {
     return loadSigningKey({ env: this.opts.env, home: this.opts.home }).source;
   }
@@ -410,7 +437,7 @@ export class PreflightService {
     if (this.accounts && !principal.operator) {
       await this.accounts.checkAbuseLimits(principal, { sizeBytes: input.size_bytes, activeJobs: 0 });
     }
-    const { record, token } = newUploadRecord(principal.workspaceId, input);
+    const { record, token } = newUploadRecord(principal, input);
     await this.store.update((d) => d.uploads.push(record));
     return { upload: publicUpload(record, this.publicBaseUrl, token), token };
   }
@@ -498,12 +525,18 @@ export class PreflightService {
    */
   async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
-    if (input.idempotency_key) {
-      const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
-      if (hit) return { job: this.getJob(principal, hit.jobId), replay: true, queued: false };
-    }
-    if (input.callback_url) {
+    const replayed = this.idempotentReplay(principal, input);
+    if (replayed) return { job: replayed, replay: true, queued: false };
+    if (input.callback_url !== undefined || input.callback_secret !== undefined) {
       if (!this.webhooks) throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server (`preflight serve`), which delivers callbacks; poll the job instead.', {}, 501);
+      if (input.callback_url === undefined || input.callback_secret === undefined) {
+        throw new ServiceError(
+          'callback_secret_required',
+          'callback_url and callback_secret go together: the completion POST is signed with the callback_secret you choose (24 to 256 characters), so your receiver can verify it (docs/webhooks.md).',
+          {},
+          400,
+        );
+      }
       assertDeliveryUrl(input.callback_url, this.opts.env);
     }
     const economics = this.economics(principal, input);
@@ -547,6 +580,25 @@ export class PreflightService {
       if (refusal) throw refusal;
     } else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
     return { job: this.getJob(principal, record.jobId), replay: false, queued: false };
+  }
+
+  /**
+   * The job an idempotency key already names in the caller's workspace: returned for the same request, a conflict
+   * for a different one (as payment APIs answer), so a reused key never silently stands for another request.
+   */
+  private idempotentReplay(principal: Principal, input: CreateJobInput): QcJob | null {
+    if (!input.idempotency_key) return null;
+    const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
+    if (!hit) return null;
+    if (hit.requestSha256 !== undefined && hit.requestSha256 !== requestFingerprint(input)) {
+      throw new ServiceError(
+        'idempotency_conflict',
+        `idempotency_key "${input.idempotency_key}" was used for a different request (job ${hit.jobId}); send the same request to get that job, or use a new key.`,
+        { idempotencyKey: input.idempotency_key, jobId: hit.jobId },
+        409,
+      );
+    }
+    return this.getJob(principal, hit.jobId);
   }
 
   /**
@@ -659,10 +711,13 @@ export class PreflightService {
       artifacts: [],
       summary: null,
       callbackUrl: input.callback_url ?? null,
+      callbackSecretSealed: null,
+      sourceUrlSha256: input.signed_url || input.platform_video_url ? sourceUrlKey((input.signed_url || input.platform_video_url)!) : null,
     };
+    if (input.callback_url && input.callback_secret && this.webhooks) record.callbackSecretSealed = this.webhooks.sealCallbackSecret(record.jobId, input.callback_secret);
     await this.store.update((d) => {
       d.jobs.push(record);
-      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId });
+      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId, requestSha256: requestFingerprint(input) });
     });
     this.event(record.jobId, { event_type: 'job.created' });
     return record;

@@ -7,7 +7,7 @@ import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
 import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
-import { JobStatusSchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
 import type { PreflightService } from '../../src/service.js';
 import { registerRoute, type Authenticator, type Env } from '../route.js';
 
@@ -71,7 +71,7 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
 
   registerRoute(app, auth, {
     method: 'get', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional(), source_url: z.string().optional() }),
+    query: ListJobsQuerySchema,
     responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
   }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
 

@@ -49,7 +49,7 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
   json('/launch-targets.json', 'Delivery targets', () => launchTargets());
   json('/cost-basis.json', 'Published cost basis', () => costBasis());
   json('/pipeline-handoff.json', 'Pipeline handoff (recipes for every pipeline profile)', () => pipelineRecipes());
-  json('/sample-reports/index.json', 'Sample reports index', () => sampleReportsIndex(service));
+  json('/sample-reports/index.json', 'Sample reports index', () => sampleReportsIndex());
 
   for (const [path, doc] of Object.entries(PUBLIC_DOCUMENTS)) {
     registerRoute(app, auth, {

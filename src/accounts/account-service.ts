@@ -43,7 +43,6 @@ export interface AccountServiceOptions {
 /** Readiness facts without secrets, for `/v1/readiness`. */
 export interface AccountsReadiness {
   operatorAuthConfigured: boolean;
-  apiKeys: number;
   smtpConfigured: boolean;
   checkoutWebhookConfigured: boolean;
 }
@@ -82,10 +81,8 @@ export class AccountService {
   }
 
   readiness(): AccountsReadiness {
-    const active = this.ctx.store.data.apiKeys.filter((k) => k.active);
     return {
-      operatorAuthConfigured: active.some((k) => k.scopes.includes(OPERATOR_SCOPE)),
-      apiKeys: active.length,
+      operatorAuthConfigured: this.ctx.store.data.apiKeys.some((k) => k.active && k.scopes.includes(OPERATOR_SCOPE)),
       smtpConfigured: smtpConfigured(this.ctx.env),
       checkoutWebhookConfigured: checkoutWebhookConfigured(this.ctx.env),
     };

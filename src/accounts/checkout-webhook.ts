@@ -7,6 +7,7 @@ import { ServiceError } from '../errors.js';
 import { jsonLimitBreach, MESSAGE_JSON_LIMITS } from '../schemas/bounded-json.js';
 import type { Principal } from '../service.js';
 import type { AccountsContext } from './context.js';
+import { RESERVED_WORKSPACES } from './ids.js';
 import { sendMail, type MailOutcome } from './mailer.js';
 import { parseInput } from './parse-input.js';
 import { provisionCheckout } from './provisioning.js';
@@ -24,7 +25,7 @@ export type CheckoutWebhookResult =
   | { status: 202; body: z.infer<typeof CheckoutWebhookIgnoredSchema> };
 
 /** The webhook acts with operator rights, limited to what a paid event can ask for. */
-const CHECKOUT_PRINCIPAL: Principal = { workspaceId: 'checkout', scopes: ['api_keys:write'], operator: true };
+const CHECKOUT_PRINCIPAL: Principal = { workspaceId: RESERVED_WORKSPACES.checkout, scopes: ['api_keys:write'], operator: true };
 
 export function checkoutWebhookConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET);

@@ -5,12 +5,14 @@ import { BillingPeriodSchema, UsageEntrySchema } from '../billing/ledger.js';
 import { CHECKOUT_PLAN_IDS, PLAN_IDS } from '../billing/plans.js';
 import type { AbuseEventRecord, ApiKeyRecord, SpendAlertRecord } from '../store/records.js';
 import { CentsInputSchema, WholeMinutesInputSchema } from '../schemas/bounds.js';
+import { isReservedWorkspaceId, RESERVED_WORKSPACES } from './ids.js';
 import { ScopeSchema } from './scopes.js';
 
 export const WorkspaceIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'workspace_id: 1 to 100 letters, digits, "_", ".", ":" or "-"')
-  .describe('Workspace id; stored workspace keys are pinned to their own workspace whatever is supplied.');
+  .refine((id) => !isReservedWorkspaceId(id), `workspace_id: ${Object.values(RESERVED_WORKSPACES).map((id) => `"${id}"`).join(', ')} are reserved`)
+  .describe(`Workspace id; stored workspace keys are pinned to their own workspace whatever is supplied. Reserved: ${Object.values(RESERVED_WORKSPACES).join(', ')}.`);
 
 const ExternalIdSchema = z.string().trim().min(1).max(200);
 

@@ -54,6 +54,10 @@ export interface JobRecord {
   summary: { block: number; watch: number } | null;
   /** Where the completion is delivered (signed like webhooks); never shown in the job resource. */
   callbackUrl?: string | null;
+  /** SHA-256 of the signed_url or platform_video_url the job was created from (for the list filter); null otherwise. */
+  sourceUrlSha256?: string | null;
+  /** The creator's callback_secret, sealed (AES-256-GCM, bound to the job id); never shown. */
+  callbackSecretSealed?: string | null;
 }
 
 export interface JobUrls {

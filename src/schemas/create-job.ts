@@ -48,7 +48,13 @@ export const JobOptionsSchema = z.object({
   idempotency_key: z.string().min(1).max(200).optional().describe('Repeat a create with the same key to get the same job back.'),
   process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
   duration_seconds: DurationSecondsInputSchema.optional().describe('Declared duration, for the cost estimate before the media is read.'),
-  callback_url: z.string().optional(),
+  callback_url: z.string().min(1).max(2048).optional().describe('HTTPS URL that receives the job’s completion as a signed POST; needs callback_secret.'),
+  callback_secret: z
+    .string()
+    .min(24)
+    .max(256)
+    .optional()
+    .describe('Your secret (24 to 256 characters) that signs the callback_url POST, so your receiver can verify it; stored encrypted, never shown.'),
 });
 
 export const CreateJobInputSchema = MediaInputSchema.extend(JobOptionsSchema.shape).extend(SidecarInputSchema.shape);

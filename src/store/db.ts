@@ -15,6 +15,8 @@ export interface IdempotencyRecord {
   workspaceId: string;
   key: string;
   jobId: string;
+  /** Fingerprint of the request that created the job; absent in stores written before it was kept. */
+  requestSha256?: string;
 }
 
 export interface StoreData {

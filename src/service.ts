@@ -38,7 +38,7 @@ import {
 } from './uploads.js';
 import type { Readable } from 'node:stream';
 import { basename, join } from 'node:path';
-import { assertFetchableUrl, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
+import { assertFetchableUrl, assertPublicUrlHost, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
 
 export interface Principal {
   workspaceId: string;
@@ -493,6 +493,8 @@ export class PreflightService {
       if (others.length) throw new ServiceError('ambiguous_media', `Give one media source, not upload_id and ${others.join(' and ')}.`, {}, 400);
       return this.uploadedMedia(principal, upload_id);
     }
+    // yt-dlp fetches the platform URL itself: at least its host must not be loopback, private or metadata.
+    if (input.platform_video_url) assertPublicUrlHost(input.platform_video_url, policyFromEnv(this.opts.env));
     return resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
   }
 

@@ -159,8 +159,6 @@ describe('API keys', () => {
 
     const wrongSecret = `${apiKey.slice(0, 13)}${'A'.repeat(43)}`;
     for (const bad of [undefined, '', 'Bearer ', 'nonsense', wrongSecret, `${apiKey}x`]) expect(service.authenticate(bad)).toBeNull();
-    expect(thrown(() => service.requireAuthentication(undefined))).toMatchObject({ code: 'missing_api_key', status: 401 });
-    expect(thrown(() => service.requireAuthentication(wrongSecret))).toMatchObject({ code: 'invalid_api_key', status: 401 });
 
     await service.revokeApiKey(operator, key.keyId);
     expect(service.authenticate(apiKey)).toBeNull();

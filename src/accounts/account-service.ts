@@ -6,7 +6,7 @@ import type { Store } from '../store/db.js';
 import type { AbuseEventRecord, SpendAlertRecord } from '../store/records.js';
 import { checkAbuseLimits, listAbuseEvents, recordUsageRefusal, type AbuseCheckInput } from './abuse.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
-import { authenticate, requireAuthentication } from './authenticate.js';
+import { authenticate } from './authenticate.js';
 import { ensureOperatorAccess, type OperatorAccessOptions } from './bootstrap.js';
 import { checkoutWebhookConfigured, handleCheckoutWebhook, type CheckoutWebhookResult, type RawBody } from './checkout-webhook.js';
 import type { AccountsContext } from './context.js';
@@ -64,11 +64,6 @@ export class AccountService {
 
   authenticate(bearer: string | undefined): KeyPrincipal | null {
     return authenticate(this.ctx, bearer);
-  }
-
-  /** 401 `missing_api_key` / `invalid_api_key` instead of null. */
-  requireAuthentication(bearer: string | undefined): KeyPrincipal {
-    return requireAuthentication(this.ctx, bearer);
   }
 
   /** 403 `insufficient_scope` naming the scope. */

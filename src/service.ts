@@ -484,6 +484,7 @@ export class PreflightService {
       return {
         path: file.path,
         ingress: { mode: 'remote_url', contentType: file.contentType, bytes: file.bytes, ephemeral: true, storageMode: 'host_temp_storage' },
+        sha256: file.sha256,
         cleanup: file.cleanup,
       };
     }

@@ -309,7 +309,7 @@ describe('preflight mcp process', () => {
     second.stderr.on('data', (d: Buffer) => (secondErr += d.toString()));
     const secondExit = await new Promise<number | null>((r) => second.on('exit', r));
     expect(secondExit).toBe(2);
-    expect(secondErr).toMatch(/Another Preflight process \(pid \d+\) is using the data dir/);
+    expect(secondErr).toMatch(/Another Preflight process \(pid \d+ on [^)]+\) is using the data dir/);
 
     const exited = new Promise<number | null>((r) => first.on('exit', r));
     first.stdin.end();

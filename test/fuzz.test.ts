@@ -39,7 +39,7 @@ const BOUNDARY_VALUES: unknown[] = [
 const STRING_VALUES = ['0', '-1', '9007199254740993', '1e308', 'NaN', 'Infinity', '', 'x'.repeat(3_000), '%00', '../x', 'null', '[]', '{}', 'operator'];
 
 /** Whole bodies, raw. */
-const RAW_BODIES = ['{', '[]', 'null', '"text"', '12', deepText(10_000), JSON.stringify(wideObject(50_000)), JSON.stringify({ a: 'x'.repeat(2 * 1024 * 1024) })];
+const RAW_BODIES = ['{', '[]', 'null', '"text"', '12', deepText(10_000), `{"unknown_field":${deepText(10_000)},"idempotency_key":"fuzz"}`, JSON.stringify(wideObject(50_000)), JSON.stringify({ a: 'x'.repeat(2 * 1024 * 1024) })];
 
 interface Schema {
   $ref?: string;

@@ -129,6 +129,15 @@ describe('maxAiReviewSecondsAtMargin', () => {
 });
 
 describe('free-form JSON', () => {
+  it('never reaches the service through a field the create body does not know', async () => {
+    const media = await upload(server, workspaceKey);
+    const raw = `{"upload_id":"${media}","idempotency_key":"deep-unknown","process_async":true,"unknown":${'['.repeat(10_000)}1${']'.repeat(10_000)}}`;
+    const created = await api(server, 'POST', '/v1/qc/jobs', { key: workspaceKey, raw, headers: { 'content-type': 'application/json' } });
+    expect(created.status, created.text).toBe(202);
+    const again = await api(server, 'POST', '/v1/qc/jobs', { key: workspaceKey, raw, headers: { 'content-type': 'application/json' } });
+    expect(again.status, again.text).toBe(200);
+  });
+
   it('is bounded before it is stored: a deep or huge per_check is refused, every workspace goes on, nothing shown is lost', async () => {
     let own = await startServe(SERVE_ENV);
     try {

@@ -28,8 +28,9 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
     watchlist_url: z.string().optional(),
     expected_script_url: z.string().optional(),
     chunk_sidecars_url: z.string().optional(),
-  })
-  .loose();
+    // Declared so the route can name them in its refusal; every other unknown field is dropped before the service.
+    ...Object.fromEntries(LOCAL_PATH_FIELDS.map((f) => [f, z.unknown().optional().describe('Not accepted over HTTP: 400 local_paths_not_accepted.')])),
+  });
 
 const JobIdParams = z.object({ job_id: z.string().min(1) });
 const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');

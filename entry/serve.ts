@@ -66,14 +66,7 @@ async function main(): Promise<void> {
           env: config.env,
           version: ENGINE_VERSION,
           engine: engineCapabilities,
-          apiKeys: () => {
-            const r = accounts.readiness();
-            return { total: r.apiKeys, operatorActive: r.operatorAuthConfigured };
-          },
-          deliveries: () => {
-            const all = service.records.data.deliveries;
-            return { pending: all.filter((d) => d.status === 'pending').length, failed: all.filter((d) => d.status === 'failed').length };
-          },
+          operatorActive: () => accounts.readiness().operatorAuthConfigured,
         }),
       extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
       mounts: [{ path: MCP_HTTP_PATH, handle: mcpOverHttp({ service, runWaitMs: runWaitMsFromEnv(config.env) }) }],

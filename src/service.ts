@@ -1,21 +1,27 @@
 // The service: every capability is one operation `op(principal, input, ctx)`; the MCP and REST doors only translate.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../engine/canonical-json.js';
 import { EngineError } from '../engine/errors.js';
 import { runCheck } from '../engine/check.js';
 import { incompleteCheckReason as incompleteReason } from '../engine/delivery-requirements.js';
-import { DEFAULT_ISSUER, type Receipt } from '../engine/receipt.js';
+import { DEFAULT_ISSUER, sha256File, type Receipt } from '../engine/receipt.js';
 import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
-import { planById, withCustomEconomics } from './billing/plans.js';
+import type { Plan } from './billing/plans.js';
+import { accountOf, accountPlan } from './accounts/workspace-account.js';
+import { RESERVED_WORKSPACES } from './accounts/ids.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
 import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
+import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
+import { parseInput } from './accounts/parse-input.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
-import type { JobStatus, QcJob } from './schemas/job.js';
+import type { JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo, Signals } from '../engine/types.js';
@@ -36,7 +42,7 @@ import {
 } from './uploads.js';
 import type { Readable } from 'node:stream';
 import { basename, join } from 'node:path';
-import { assertFetchableUrl, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
+import { assertFetchableUrl, assertPublicUrlHost, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
 
 export interface Principal {
   workspaceId: string;
@@ -48,10 +54,13 @@ export interface Principal {
   /** Custom plan economics of the workspace's key, when it has them. */
   includedMinutes?: number | null;
   planPriceCents?: number | null;
+  /** The key the caller authenticated with and its owner, recorded on what it creates (uploads, webhooks). */
+  keyId?: string | null;
+  ownerEmail?: string | null;
 }
 
 /** The implicit principal of the local MCP mode and the CLI. */
-export const LOCAL_PRINCIPAL: Principal = { workspaceId: 'local', scopes: ['*'], operator: true };
+export const LOCAL_PRINCIPAL: Principal = { workspaceId: RESERVED_WORKSPACES.local, scopes: ['*'], operator: true };
 
 export interface OpContext {
   signal?: AbortSignal;
@@ -66,9 +75,17 @@ export interface AccountHooks {
   afterUsage(principal: Principal, change: { minutesBefore: number; minutesAfter: number; billingPeriod: string }): Promise<unknown>;
 }
 
+/** Where a job's completion is posted, and the secret (sealed) that signs it. */
+export interface JobCallback {
+  url: string;
+  sealedSecret: string;
+}
+
 /** Receives finished jobs (the webhook service). */
 export interface JobEventSink {
-  enqueueJobEvent(job: QcJob & { workspaceId: string }, callbackUrl: string | null): Promise<unknown>;
+  enqueueJobEvent(job: QcJob & { workspaceId: string }, callback: JobCallback | null): Promise<unknown>;
+  /** Seals a job's callback secret for storage, bound to the job. */
+  sealCallbackSecret(jobId: string, secret: string): string;
 }
 
 export interface JobEvent {
@@ -142,8 +159,39 @@ const INLINE_FIELDS = [
 
 const now = () => new Date().toISOString();
 
-type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'> & {
+/**
+ * What `GET /v1/qc/jobs?source_url=` compares: the SHA-256 of the media URL a job was created from, so the URL itself
+ * (a signed URL carries secrets) is never stored.
+ */
+function sourceUrlKey(url: string): string {
+  let normalised = url;
+  try {
+    normalised = new URL(url).href;
+  } catch {
+    /* compared as given */
+  }
+  return createHash('sha256').update(normalised).digest('hex');
+}
+
+/** Identifies a create request for its idempotency key: the hash of its canonical JSON. */
+const requestFingerprint = (input: CreateJobInput): string => createHash('sha256').update(canonicalJson(input)).digest('hex');
+
+type PlanFields = Pick<CreateJobInput, 'plan_id' | 'plan_price_cents' | 'included_minutes'>;
+
+/** A workspace's plan (custom economics applied) and its approved overage spend. */
+interface Economics {
+  plan: Plan;
+  overageCapCents: number | null;
+}
+
+/** The estimate fields that price a request on `economics`. */
+const pricedAs = ({ plan }: Economics): PlanFields => ({ plan_id: plan.id, plan_price_cents: plan.priceCents, included_minutes: plan.includedMinutes });
+
+type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'ai_review_seconds' | 'cost_guardrail'> & {
   sidecars?: EngineSidecars;
+  economics: Economics;
+  /** The media's hash when limits apply, so a free re-check is known before the run. */
+  sha256: string | null;
 };
 
 function sidecarFields(input: CreateJobInput): SidecarInput {
@@ -156,6 +204,10 @@ function sidecarFields(input: CreateJobInput): SidecarInput {
 
 export class PreflightService {
   private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  /** Queued jobs a drain has taken. */
+  private readonly claimed = new Set<string>();
+  /** Minutes each running check was allowed after its probe, until it is metered. */
+  private readonly reserved = new Map<string, { workspaceId: string; minutes: number }>();
   private closed = false;
   /** Set while an HTTP door serves this service: signed upload URLs point at it. */
   private publicBaseUrl: string | null = null;
@@ -216,7 +268,10 @@ export class PreflightService {
   private announce(record: JobRecord): void {
     if (!this.webhooks) return;
     this.webhooks
-      .enqueueJobEvent({ ...toQcJob(record, this.opts.urls), workspaceId: record.workspaceId }, record.callbackUrl ?? null)
+      .enqueueJobEvent(
+        { ...toQcJob(record, this.opts.urls), workspaceId: record.workspaceId },
+        record.callbackUrl && record.callbackSecretSealed ? { url: record.callbackUrl, sealedSecret: record.callbackSecretSealed } : null,
+      )
       .catch((err: Error) => process.stderr.write(`preflight: could not queue the job event for ${record.jobId}: ${err.message}\n`));
   }
 
@@ -263,8 +318,9 @@ export class PreflightService {
 
   // ------------------------------------------------------------------ operations
 
-  estimate(_principal: Principal, input: EstimateInput): EstimateOutput {
-    return estimateCost(input);
+  /** Priced on the caller's workspace economics (see `economics`). */
+  estimate(principal: Principal, input: EstimateInput): EstimateOutput {
+    return estimateCost({ ...input, ...pricedAs(this.economics(principal, input)) });
   }
 
   getJob(principal: Principal, jobId: string): QcJob & { stage: string | null } {
@@ -272,11 +328,15 @@ export class PreflightService {
     return { ...toQcJob(r, this.opts.urls), stage: r.stage };
   }
 
-  listJobs(principal: Principal, query: { limit?: number; status?: JobStatus }): QcJob[] {
+  listJobs(principal: Principal, query: ListJobsQuery): QcJob[] {
     const limit = Math.min(100, Math.max(1, query.limit ?? 20));
+    const source = query.source_url === undefined ? undefined : sourceUrlKey(query.source_url);
+    const byKey = query.idempotency_key === undefined ? undefined : this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === query.idempotency_key)?.jobId ?? null;
     return this.store.data.jobs
       .filter((j) => principal.operator || j.workspaceId === principal.workspaceId)
       .filter((j) => !query.status || j.status === query.status)
+      .filter((j) => source === undefined || j.sourceUrlSha256 === source)
+      .filter((j) => byKey === undefined || j.jobId === byKey)
       .slice(-limit)
       .reverse()
       .map((j) => toQcJob(j, this.opts.urls));
@@ -358,14 +418,6 @@ export class PreflightService {
     return receiptKeyDocument({ home: this.opts.home, env: this.opts.env });
   }
 
-  /** Job counts and the last completion, for readiness and launch documents. */
-  jobStats(): { total: number; queued: number; running: number; completed: number; failed: number; lastCompletedAt: string | null } {
-    const jobs = this.store.data.jobs;
-    const count = (s: JobStatus) => jobs.filter((j) => j.status === s).length;
-    const last = jobs.filter((j) => j.completedAt && j.status === 'completed').map((j) => j.completedAt as string).sort().pop() ?? null;
-    return { total: jobs.length, queued: count('queued'), running: count('running'), completed: count('completed'), failed: count('failed'), lastCompletedAt: last };
-  }
-
   signingKeySource(): 'env' | 'file' {
     return loadSigningKey({ env: this.opts.env, home: this.opts.home }).source;
   }
@@ -379,12 +431,9 @@ export class PreflightService {
    * Records a client's own gate verdict beside ours. It never changes the job's verdict or receipt: a claim of PASS on
    * a BLOCK job is kept as a disagreeing claim.
    */
-  async importGateVerdict(
-    principal: Principal,
-    jobId: string,
-    body: { verdict: 'SHIP-OK' | 'BLOCK' | 'PASS'; blocked?: string[]; skipped?: string[]; per_check?: Record<string, unknown> },
-  ) {
+  async importGateVerdict(principal: Principal, jobId: string, input: GateVerdictInput) {
     const job = this.record(principal, jobId);
+    const body = parseInput(GateVerdictInputSchema, input, 'invalid_gate_verdict', 'gate verdict');
     const claimsPass = body.verdict !== 'BLOCK';
     const ours = job.verdict;
     const record = {
@@ -422,7 +471,7 @@ export class PreflightService {
     if (this.accounts && !principal.operator) {
       await this.accounts.checkAbuseLimits(principal, { sizeBytes: input.size_bytes, activeJobs: 0 });
     }
-    const { record, token } = newUploadRecord(principal.workspaceId, input);
+    const { record, token } = newUploadRecord(principal, input);
     await this.store.update((d) => d.uploads.push(record));
     return { upload: publicUpload(record, this.publicBaseUrl, token), token };
   }
@@ -455,6 +504,7 @@ export class PreflightService {
     return {
       path: join(this.store.uploadDir(uploadId), 'content'),
       ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
+      sha256: record.sha256,
       cleanup: () => {},
     };
   }
@@ -468,6 +518,7 @@ export class PreflightService {
       return {
         path: file.path,
         ingress: { mode: 'remote_url', contentType: file.contentType, bytes: file.bytes, ephemeral: true, storageMode: 'host_temp_storage' },
+        sha256: file.sha256,
         cleanup: file.cleanup,
       };
     }
@@ -477,6 +528,8 @@ export class PreflightService {
       if (others.length) throw new ServiceError('ambiguous_media', `Give one media source, not upload_id and ${others.join(' and ')}.`, {}, 400);
       return this.uploadedMedia(principal, upload_id);
     }
+    // yt-dlp fetches the platform URL itself: at least its host must not be loopback, private or metadata.
+    if (input.platform_video_url) assertPublicUrlHost(input.platform_video_url, policyFromEnv(this.opts.env));
     return resolveMedia(input, { inlineMaxBytes: this.opts.inlineMaxBytes, signal: ctx.signal });
   }
 
@@ -507,17 +560,24 @@ export class PreflightService {
    * Creates a job. Sync mode starts the check now and waits up to `waitMs` (default: until done); the run goes on in
    * this process if the wait ends first and the caller polls. Async mode queues it for drain.
    */
-  async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean }> {
+  async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
-    if (input.idempotency_key) {
-      const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
-      if (hit) return { job: this.getJob(principal, hit.jobId), replay: true };
-    }
-    if (input.callback_url) {
+    const replayed = this.idempotentReplay(principal, input);
+    if (replayed) return { job: replayed, replay: true, queued: false };
+    if (input.callback_url !== undefined || input.callback_secret !== undefined) {
       if (!this.webhooks) throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server (`preflight serve`), which delivers callbacks; poll the job instead.', {}, 501);
+      if (input.callback_url === undefined || input.callback_secret === undefined) {
+        throw new ServiceError(
+          'callback_secret_required',
+          'callback_url and callback_secret go together: the completion POST is signed with the callback_secret you choose (24 to 256 characters), so your receiver can verify it (docs/webhooks.md).',
+          {},
+          400,
+        );
+      }
       assertDeliveryUrl(input.callback_url, this.opts.env);
     }
-    const estimate = estimateCost({ ...input, duration_seconds: input.duration_seconds });
+    const economics = this.economics(principal, input);
+    const estimate = estimateCost({ ...input, ...pricedAs(economics) });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
     if (this.accounts && !principal.operator) {
       await this.accounts.checkAbuseLimits(principal, {
@@ -526,17 +586,17 @@ export class PreflightService {
         activeJobs: this.activeJobs(principal.workspaceId),
       });
     }
-    try {
-      this.assertUsageAllowed(principal, input.duration_seconds === undefined ? 1 : estimate.minutes);
-    } catch (err) {
-      if (err instanceof ServiceError && this.accounts) await this.accounts.recordUsageRefusal(principal, err);
-      throw err;
-    }
-    if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate), replay: false };
+    // Before the media is probed only the declared duration is known (1 minute when none is declared); the run checks
+    // the allowance again on the measured one.
+    const declaredMinutes = input.duration_seconds === undefined ? 1 : estimate.minutes;
+    if (input.process_async) return { job: await this.queue(principal, input, estimate.cost_estimate, economics, declaredMinutes), replay: false, queued: true };
 
     const media = await this.jobMedia(principal, input, ctx);
     let sidecars;
+    let sha256: string | null;
     try {
+      sha256 = await this.mediaHashForLimits(principal, media);
+      await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
       const remote = await this.fetchRemoteSidecars(input, ctx);
       sidecars = await loadSidecars({ ...sidecarFields(input), ...remote.inline });
       if (remote.fetched.length && sidecars.ingress) sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
@@ -549,37 +609,89 @@ export class PreflightService {
       record.mediaIngress = { ...media.ingress, sha256: null };
       record.sidecarIngress = sidecars.ingress;
     });
-    const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars }, ctx, principal);
+    const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars, economics, sha256 }, ctx, principal);
     if (opts.waitMs === undefined) {
       await done;
       const refusal = this.limitRefusals.get(record.jobId);
       this.limitRefusals.delete(record.jobId);
       if (refusal) throw refusal;
     } else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
-    return { job: this.getJob(principal, record.jobId), replay: false };
+    return { job: this.getJob(principal, record.jobId), replay: false, queued: false };
   }
 
   /**
-   * Refuses a job the workspace's plan cannot pay for. Before the media is read only the declared duration is known
-   * (1 minute when none is declared), so a workspace with no minutes left is refused; the exact minutes are metered after.
+   * The job an idempotency key already names in the caller's workspace: returned for the same request, a conflict
+   * for a different one (as payment APIs answer), so a reused key never silently stands for another request.
    */
-  private assertUsageAllowed(principal: Principal, requestedMinutes: number): void {
-    if (principal.operator) return;
-    const plan = withCustomEconomics(planById(principal.planId), { planPriceCents: principal.planPriceCents ?? undefined, includedMinutes: principal.includedMinutes ?? undefined });
-    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date()));
-    const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents: principal.overageCapCents });
-    if (!allowance.allowed) {
-      throw usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
+  private idempotentReplay(principal: Principal, input: CreateJobInput): QcJob | null {
+    if (!input.idempotency_key) return null;
+    const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
+    if (!hit) return null;
+    if (hit.requestSha256 !== undefined && hit.requestSha256 !== requestFingerprint(input)) {
+      throw new ServiceError(
+        'idempotency_conflict',
+        `idempotency_key "${input.idempotency_key}" was used for a different request (job ${hit.jobId}); send the same request to get that job, or use a new key.`,
+        { idempotencyKey: input.idempotency_key, jobId: hit.jobId },
+        409,
+      );
     }
+    return this.getJob(principal, hit.jobId);
   }
 
-  private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate']): Promise<QcJob> {
+  /**
+   * The plan a request is priced and limited on. A workspace key gets its workspace's own economics whatever it asks
+   * for; an operator (and the local door) what it names, else its workspace's. Estimates, job prices, usage limits
+   * and ledger entries all come from here.
+   */
+  private economics(principal: Principal, requested: PlanFields): Economics {
+    const account = accountOf(this.store.data.apiKeys, principal);
+    const named = principal.operator && (requested.plan_id !== undefined || requested.plan_price_cents !== undefined || requested.included_minutes !== undefined);
+    const terms = named ? { planId: requested.plan_id ?? null, planPriceCents: requested.plan_price_cents ?? null, includedMinutes: requested.included_minutes ?? null } : account;
+    return { plan: accountPlan(terms), overageCapCents: account.overageCapCents };
+  }
+
+  /** The media's hash when limits apply (a re-check of a file already charged this month is free, even at the cap). */
+  private async mediaHashForLimits(principal: Principal, media: ResolvedMedia): Promise<string | null> {
+    if (principal.operator) return null;
+    return media.sha256 ?? sha256File(media.path);
+  }
+
+  /** Minutes a check of `sha256` would charge now: 0 when that file was already charged this month. */
+  private chargeableMinutes(workspaceId: string, sha256: string | null, minutes: number): number {
+    return meterJob({ workspaceId, sha256, mediaMinutes: minutes, at: new Date(), entries: this.store.data.usage }).minutesMetered;
+  }
+
+  /** Minutes running checks of a workspace have been allowed and not yet metered; `except` is left out. */
+  private reservedMinutes(workspaceId: string, except?: string): number {
+    let minutes = 0;
+    for (const [jobId, r] of this.reserved) if (r.workspaceId === workspaceId && jobId !== except) minutes += r.minutes;
+    return minutes;
+  }
+
+  /**
+   * Refuses minutes the workspace's included minutes and approved overage cap cannot pay for (a zero or omitted cap
+   * blocks at the included minutes), counting what its running checks were already allowed. The refusal is stored as
+   * an abuse event.
+   */
+  private async assertUsageAllowed(principal: Principal, economics: Economics, requestedMinutes: number, exceptJob?: string): Promise<void> {
+    if (principal.operator) return;
+    const { plan, overageCapCents } = economics;
+    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date())) + this.reservedMinutes(principal.workspaceId, exceptJob);
+    const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents });
+    if (allowance.allowed) return;
+    const error = usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
+    if (this.accounts) await this.accounts.recordUsageRefusal(principal, error);
+    throw error;
+  }
+
+  private async queue(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], economics: Economics, declaredMinutes: number): Promise<QcJob> {
     const inline = INLINE_FIELDS.filter((f) => input[f] !== undefined);
     if (inline.length) {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
     if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
     const media = input.upload_id ? this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
     const sidecarUrls: Record<string, string> = {};
@@ -589,6 +701,7 @@ export class PreflightService {
     }
     const record = await this.newRecord(principal, input, costEstimate, 'queued', {
       sidecarUrls,
+      limited: !principal.operator,
       economics: {
         aiReviewSeconds: input.ai_review_seconds,
         costGuardrail: input.cost_guardrail,
@@ -635,10 +748,13 @@ export class PreflightService {
       artifacts: [],
       summary: null,
       callbackUrl: input.callback_url ?? null,
+      callbackSecretSealed: null,
+      sourceUrlSha256: input.signed_url || input.platform_video_url ? sourceUrlKey((input.signed_url || input.platform_video_url)!) : null,
     };
+    if (input.callback_url && input.callback_secret && this.webhooks) record.callbackSecretSealed = this.webhooks.sealCallbackSecret(record.jobId, input.callback_secret);
     await this.store.update((d) => {
       d.jobs.push(record);
-      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId });
+      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId, requestSha256: requestFingerprint(input) });
     });
     this.event(record.jobId, { event_type: 'job.created' });
     return record;
@@ -665,20 +781,24 @@ export class PreflightService {
   async drain(principal: Principal, query: { limit?: number }, ctx: OpContext = {}): Promise<{ processed: number; jobs: QcJob[] }> {
     const limit = Math.min(25, Math.max(1, query.limit ?? 10));
     const queued = this.store.data.jobs
-      .filter((j) => j.status === 'queued' && (principal.operator || j.workspaceId === principal.workspaceId))
+      .filter((j) => j.status === 'queued' && !this.claimed.has(j.jobId) && (principal.operator || j.workspaceId === principal.workspaceId))
       .slice(0, limit);
     const jobs: QcJob[] = [];
     for (const record of queued) {
-      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice.
-      if (record.status !== 'queued') continue;
+      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice, even when
+      // a failed store write puts the record's status back for a moment.
+      if (record.status !== 'queued' || this.claimed.has(record.jobId)) continue;
+      this.claimed.add(record.jobId);
       record.status = 'running';
       const request = record.request;
       let media: ResolvedMedia | null = null;
       try {
         if (!request || request.source.kind === 'platform_url') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
+        // The job runs under the limits of the workspace that queued it (none for an operator's job).
+        const owner: Principal = { workspaceId: record.workspaceId, scopes: [], operator: !request.limited };
         media =
           request.source.kind === 'upload'
-            ? this.uploadedMedia({ ...principal, workspaceId: record.workspaceId, operator: true }, request.source.uploadId)
+            ? this.uploadedMedia({ ...owner, operator: true }, request.source.uploadId)
             : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
         const remote = await this.fetchRemoteSidecars((request.sidecarUrls ?? {}) as CreateJobInput, ctx);
         const sidecars = await loadSidecars({ ...(request.sidecars ?? {}), ...remote.inline });
@@ -695,20 +815,21 @@ export class PreflightService {
           {
             profile: request.profile as CreateJobInput['profile'],
             checks: request.checks,
-            plan_id: request.planId,
             ai_review_seconds: e.aiReviewSeconds,
             cost_guardrail: e.costGuardrail,
-            plan_price_cents: e.planPriceCents,
-            included_minutes: e.includedMinutes,
             sidecars: sidecars.sidecars,
+            economics: this.economics(owner, { plan_id: request.planId, plan_price_cents: e.planPriceCents, included_minutes: e.includedMinutes }),
+            sha256: await this.mediaHashForLimits(owner, media),
           },
           ctx,
-          null,
+          owner,
         );
       } catch (err) {
         media?.cleanup();
         // start() records its own failure; only a failure before the run started is recorded here.
         if (!(['failed', 'completed'] as JobStatus[]).includes(record.status)) await this.fail(record, err);
+      } finally {
+        this.claimed.delete(record.jobId);
       }
       jobs.push(toQcJob(record, this.opts.urls));
     }
@@ -729,6 +850,7 @@ export class PreflightService {
       ctx.signal?.removeEventListener('abort', onAbort);
       media.cleanup();
       this.running.delete(record.jobId);
+      this.reserved.delete(record.jobId);
     });
     this.running.set(record.jobId, { promise, abort });
     return promise;
@@ -743,24 +865,22 @@ export class PreflightService {
     principal: Principal | null,
   ): Promise<void> {
     const t0 = Date.now();
-    const limited = principal && !principal.operator && this.accounts ? { principal, accounts: this.accounts } : null;
-    await this.store.update(() => {
-      record.status = 'running';
-      record.startedAt = now();
-    });
-    this.event(record.jobId, { event_type: 'job.started' });
+    const limited = principal && !principal.operator ? principal : null;
     let lastStage = '';
     let lastWritten = -1;
     try {
+      await this.store.update(() => {
+        record.status = 'running';
+        record.startedAt = now();
+      });
+      this.event(record.jobId, { event_type: 'job.started' });
       const { report, media: info, signals } = await runCheck(media.path, {
         profile: input.profile,
         checks: input.checks,
         sidecars: input.sidecars,
         signal,
         // Limits are checked again on the real media, before the decode.
-        afterProbe: limited
-          ? (info) => limited.accounts.checkAbuseLimits(limited.principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 })
-          : undefined,
+        afterProbe: limited ? (info) => this.checkMeasuredMedia(limited, record, info, input) : undefined,
         onProgress: (pct, stage) => {
           ctx.progress?.(pct, stage);
           if (stage === lastStage && pct - lastWritten < 10) return;
@@ -773,18 +893,31 @@ export class PreflightService {
           lastWritten = pct;
           record.stage = stage;
           record.progressPct = pct;
-          void this.store.update(() => {});
+          this.store.persistSoon();
         },
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, report, info, signals, input, t0);
-      if (limited) {
+      if (limited && this.accounts) {
         const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
-        limited.accounts.afterUsage(limited.principal, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
+        this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
       }
     } catch (err) {
       await this.fail(record, err, t0, [media.path]);
     }
+  }
+
+  /**
+   * The probe measured the media: the abuse limits and the usage allowance are checked again on what it really is,
+   * whatever was declared, and the minutes it will charge are held for it until it is metered.
+   */
+  private async checkMeasuredMedia(principal: Principal, record: JobRecord, info: MediaInfo, input: RunInput): Promise<void> {
+    if (this.accounts) {
+      await this.accounts.checkAbuseLimits(principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 });
+    }
+    const minutes = this.chargeableMinutes(record.workspaceId, input.sha256, meteredMinutes(info));
+    await this.assertUsageAllowed(principal, input.economics, minutes, record.jobId);
+    this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
 
   private async finish(
@@ -792,13 +925,13 @@ export class PreflightService {
     report: Report,
     info: MediaInfo,
     signals: Signals,
-    input: Pick<CreateJobInput, 'profile' | 'plan_id' | 'ai_review_seconds' | 'cost_guardrail' | 'plan_price_cents' | 'included_minutes'>,
+    input: RunInput,
     t0: number,
   ): Promise<void> {
     const mediaMinutes = meteredMinutes(info);
     const at = new Date();
     const metered = meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage });
-    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, plan_id: input.plan_id, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, plan_price_cents: input.plan_price_cents, included_minutes: input.included_minutes });
+    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, ...pricedAs(input.economics) });
     const fullReport: Report = {
       ...report,
       usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
@@ -824,11 +957,12 @@ export class PreflightService {
       minutesMetered: metered.minutesMetered,
       mediaMinutes,
       freeRecheck: metered.freeRecheck,
-      planId: input.plan_id ?? null,
+      planId: input.economics.plan.id,
       createdAt: at.toISOString(),
     };
     await this.store.update((d) => {
       d.usage.push(entry);
+      this.reserved.delete(record.jobId);
       record.status = 'completed';
       record.progressPct = 100;
       record.stage = null;
@@ -868,15 +1002,21 @@ export class PreflightService {
     let reason =
       err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
     for (const path of serverPaths.filter(Boolean)) reason = reason.split(path).join('the media');
-    await this.store.update(() => {
-      record.status = 'failed';
-      record.failureReason = reason;
-      record.minutesMetered = 0;
-      record.stage = null;
-      record.completedAt = now();
-      record.processingDurationMs = Date.now() - t0;
-      record.request = null;
-    });
+    try {
+      await this.store.update(() => {
+        record.status = 'failed';
+        record.failureReason = reason;
+        record.minutesMetered = 0;
+        record.stage = null;
+        record.completedAt = now();
+        record.processingDurationMs = Date.now() - t0;
+        record.request = null;
+      });
+    } catch (storeErr) {
+      // The job keeps its last stored state (a restart marks a job left running as interrupted); the caller is told.
+      process.stderr.write(`preflight: could not record the failure of job ${record.jobId}: ${(storeErr as Error).message}\n`);
+      throw storeErr;
+    }
     this.event(record.jobId, { event_type: 'job.failed', detail: reason });
     this.announce(record);
   }

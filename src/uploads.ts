@@ -59,7 +59,14 @@ export interface UploadRecord extends Omit<Upload, 'signedPutUrl'> {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
-export function newUploadRecord(workspaceId: string, input: CreateUploadInput, now = new Date()): { record: UploadRecord; token: string } {
+/** Who reserves an upload: its workspace, and the key and owner recorded on it when known. */
+export interface UploadOwner {
+  workspaceId: string;
+  keyId?: string | null;
+  ownerEmail?: string | null;
+}
+
+export function newUploadRecord(owner: UploadOwner, input: CreateUploadInput, now = new Date()): { record: UploadRecord; token: string } {
   const uploadId = newId('upl');
   const token = randomBytes(32).toString('base64url');
   return {
@@ -69,9 +76,9 @@ export function newUploadRecord(workspaceId: string, input: CreateUploadInput, n
       filename: input.filename,
       contentType: input.content_type,
       sizeBytes: input.size_bytes,
-      workspaceId,
-      ownerEmail: null,
-      apiKeyId: null,
+      workspaceId: owner.workspaceId,
+      ownerEmail: owner.ownerEmail ?? null,
+      apiKeyId: owner.keyId ?? null,
       status: 'created',
       expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString(),
       storageMode: 'durable_filesystem',
@@ -101,7 +108,7 @@ export function assertPutAllowed(record: UploadRecord | undefined, token: string
   if (new Date(record.expiresAt) < now) throw new ServiceError('upload_expired', `The upload URL expired at ${record.expiresAt}. Reserve a new one.`, {}, 410);
 }
 
-/** Streams a body to `<dir>/content`, refusing more than `maxBytes`; returns size and sha256. */
+/** Streams a body to `<dir>/content`, refusing nothing at all and more than `maxBytes`; returns size and sha256. */
 export async function streamToDisk(body: Readable, dir: string, maxBytes: number): Promise<{ path: string; bytes: number; sha256: string }> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, 'content');
@@ -121,6 +128,7 @@ export async function streamToDisk(body: Readable, dir: string, maxBytes: number
   });
   try {
     await pipeline(body, meter, createWriteStream(part, { mode: 0o600 }));
+    if (bytes === 0) throw new ServiceError('empty_body', 'The PUT had no bytes: send the media as the request body. The upload URL stays valid.', {}, 400);
   } catch (err) {
     rmSync(part, { force: true });
     throw err;

@@ -94,10 +94,7 @@ beforeAll(async () => {
         env,
         version: ENGINE_VERSION,
         engine: engineCapabilities,
-        apiKeys: () => {
-          const r = accounts.readiness();
-          return { total: r.apiKeys, operatorActive: r.operatorAuthConfigured };
-        },
+        operatorActive: () => accounts.readiness().operatorAuthConfigured,
       }),
     extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
   });

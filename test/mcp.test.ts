@@ -288,6 +288,17 @@ describe('preflight mcp over stdio', () => {
     expect(tools.length).toBe(15);
   });
 
+  it('refuses numbers beyond their documented range with isError, at once', async () => {
+    for (const args of [{ minutes: 1e16 }, { minutes: 2 ** 53 + 1 }, { duration_seconds: 1e308 }, { ai_review_seconds: 1e308 }, { included_minutes: -1 }]) {
+      const result = (await client.callTool({ name: 'qc_estimate_cost', arguments: args }, undefined, { timeout: 10_000 })) as CallToolResult;
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect((result.content[0] as { text: string }).text).toMatch(/Input validation error/);
+    }
+    const run = (await client.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.clean(), duration_seconds: 1e308 } }, undefined, { timeout: 10_000 })) as CallToolResult;
+    expect(run.isError).toBe(true);
+    await ok('qc_estimate_cost', { minutes: 10 });
+  });
+
   it('writes nothing but protocol to stdout', () => {
     // The SDK client would have failed to parse any stray stdout line; logs went to stderr.
     expect(stderr).toContain('serving over stdio');
@@ -411,7 +422,7 @@ describe('preflight mcp process', () => {
     second.stderr.on('data', (d: Buffer) => (secondErr += d.toString()));
     const secondExit = await new Promise<number | null>((r) => second.on('exit', r));
     expect(secondExit).toBe(2);
-    expect(secondErr).toMatch(/Another Preflight process \(pid \d+\) is using the data dir/);
+    expect(secondErr).toMatch(/Another Preflight process \(pid \d+ on [^)]+\) is using the data dir/);
 
     const exited = new Promise<number | null>((r) => first.on('exit', r));
     first.stdin.end();

@@ -531,6 +531,23 @@ describe('inputs, limits and ingress', () => {
     expect(await loadSidecars({ manifest_json: null } as unknown as SidecarInput)).toEqual({ sidecars: { skippedFiles: [] }, ingress: null });
   });
 
+  it('refuses JSON nested deeper than the sidecar limit, in every form, without overflowing the stack', async () => {
+    const deepText = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const deepArray = `${'['.repeat(100)}1${']'.repeat(100)}`;
+    for (const input of [
+      { manifest_json: JSON.parse(deepText) },
+      { manifest_json: deepText },
+      { manifest_base64: base64(deepText) },
+      { manifest_path: fileWith('deep.json', deepText) },
+      { transcript_path: fileWith('deep-transcript.json', deepArray) },
+      { chunk_sidecars_json: deepArray },
+    ] as SidecarInput[]) {
+      const error = await failure(input);
+      expect(error, JSON.stringify(Object.keys(input))).toMatchObject({ code: 'invalid_sidecar', status: 400 });
+      expect(error.message).toMatch(/the JSON is nested deeper than 64 levels/);
+    }
+  });
+
   it('reports a missing file as sidecar_not_found naming the field and path', async () => {
     const path = join(temporaryDir(), 'transcript.srt');
     const error = await failure({ transcript_path: path });

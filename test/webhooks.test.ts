@@ -1,5 +1,5 @@
 // Webhook endpoints and deliveries against a real loopback receiver and a real Store on disk.
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../src/errors.js';
+import { policyFromEnv, postJson } from '../src/ingress/remote.js';
 import { Store } from '../src/store/db.js';
 import {
   WebhookDeliverySchema,
@@ -19,9 +20,18 @@ import {
   type WebhookSender,
 } from '../src/webhooks/index.js';
 
+// A fake DNS answer for one name (the rest resolve for real): the DNS-rebinding case of a send-time refusal.
+const fakeDns = vi.hoisted(() => ({ answers: new Map<string, Array<{ address: string; family: number }>>() }));
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:dns/promises')>();
+  const lookup = async (host: string, options: import('node:dns').LookupAllOptions) => fakeDns.answers.get(host) ?? actual.lookup(host, options);
+  return { ...actual, lookup, default: { ...actual, lookup } };
+});
+
 const SIGNING_KEY = 'test-signing-key-for-webhooks-0123456789';
 const TEST_ENV = { PREFLIGHT_SIGNING_KEY: SIGNING_KEY, PREFLIGHT_ALLOW_PRIVATE_NETWORKS: '1' };
 const MAX_RECEIVED_BYTES = 64 * 1024;
+const CALLBACK_SECRET = 'callback-secret-chosen-by-the-customer-0123';
 
 const A: WebhookPrincipal = { workspaceId: 'ws_a', scopes: ['webhooks:write'], operator: false, keyId: 'key_a', ownerEmail: 'a@example.com' };
 const B: WebhookPrincipal = { workspaceId: 'ws_b', scopes: ['webhooks:write'], operator: false, keyId: 'key_b' };
@@ -286,7 +296,7 @@ describe('webhook deliveries', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/gone`;
     await new Promise((resolve) => closed.close(resolve));
-    await service.enqueueJobEvent(finishedJob({ jobId: 'job_0002' }), deadUrl);
+    await service.enqueueJobEvent(finishedJob({ jobId: 'job_0002' }), { url: deadUrl, sealedSecret: service.sealCallbackSecret('job_0002', CALLBACK_SECRET) });
     const refused = (await service.drain(A)).results.find((d) => d.url === deadUrl);
     expect(refused).toMatchObject({ status: 'pending', attemptCount: 1, responseStatus: null });
     expect(refused?.lastError).toEqual(expect.any(String));
@@ -416,24 +426,58 @@ describe('signing secrets', () => {
 });
 
 describe('callback_url deliveries', () => {
-  it('signs a job’s callback_url delivery with the workspace callback secret', async () => {
-    const { service } = await setup();
-    const [callback] = await service.enqueueJobEvent(finishedJob(), receiver.url('/callback'));
+  it('are signed with the callback_secret the job creator chose, so the receiver can verify them', async () => {
+    const { service, store } = await setup();
+    const sealedSecret = service.sealCallbackSecret('job_0001', CALLBACK_SECRET);
+    expect(sealedSecret).not.toContain(CALLBACK_SECRET);
+    const [callback] = await service.enqueueJobEvent(finishedJob(), { url: receiver.url('/callback'), sealedSecret });
     expect(callback).toMatchObject({ webhookId: 'callback_url', url: receiver.url('/callback'), workspaceId: 'ws_a', status: 'pending' });
+    expect(JSON.stringify(callback)).not.toContain(sealedSecret);
 
     const [sent] = (await service.drain(A)).results;
     expect(sent.status).toBe('sent');
     const { headers, body, path } = receiver.received[0];
     expect(path).toBe('/callback');
     const header = headers['x-service-signature'] as string;
-
-    const derived = `whsec_${Buffer.from(hkdfSync('sha256', Buffer.from(SIGNING_KEY), Buffer.alloc(0), 'preflight callback secret:ws_a', 32)).toString('base64url')}`;
-    expect(service.callbackSecretFor('ws_a')).toBe(derived);
-    expect(service.callbackSecretFor('ws_b')).not.toBe(derived);
-    expect(verifySignatureHeader(header, body, derived)).toBe(true);
-    expect(verifySignatureHeader(header, body, service.callbackSecretFor('ws_b'))).toBe(false);
+    expect(verifySignatureHeader(header, body, CALLBACK_SECRET)).toBe(true);
     const { t, v1 } = parseHeader(header);
-    expect(v1).toBe(independentHmac(derived, t, body));
+    expect(v1).toBe(independentHmac(CALLBACK_SECRET, t, body));
+    expect(JSON.stringify(store.data)).not.toContain(CALLBACK_SECRET);
+  });
+
+  it('cannot be signed with a secret sealed for another job, and fail without one', async () => {
+    const { service } = await setup();
+    const [swapped] = await service.enqueueJobEvent(finishedJob({ jobId: 'job_0002' }), { url: receiver.url('/callback'), sealedSecret: service.sealCallbackSecret('job_0001', CALLBACK_SECRET) });
+    const [failed] = (await service.drain(A)).results;
+    expect(failed).toMatchObject({ deliveryId: swapped.deliveryId, status: 'failed', attemptCount: 0 });
+    expect(failed.lastError).toMatch(/callback secret cannot be decrypted/);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('a delivery refused at send time', () => {
+  it('becomes failed at once instead of retrying, when the resolved address is not allowed', async () => {
+    // The real SSRF-safe poster, and a name that resolved to a public address when it was registered but to a
+    // loopback one now (DNS rebinding): the URL text passes, the address does not.
+    fakeDns.answers.set('hooks.rebinding.example', [{ address: '127.0.0.1', family: 4 }]);
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'preflight-webhooks-'));
+      homes.push(home);
+      const strictEnv = { PREFLIGHT_SIGNING_KEY: SIGNING_KEY };
+      const service = new WebhookService({ store: await Store.open(home), env: strictEnv, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(strictEnv), o) });
+      const url = 'https://hooks.rebinding.example/callback';
+      await service.enqueueJobEvent(finishedJob(), { url, sealedSecret: service.sealCallbackSecret('job_0001', CALLBACK_SECRET) });
+      await service.createEndpoint(A, { url: 'https://hooks.rebinding.example/endpoint' });
+      await service.enqueueJobEvent(finishedJob({ jobId: 'job_0003' }));
+      const results = (await service.drain(A)).results;
+      expect(results).toHaveLength(2);
+      for (const delivery of results) {
+        expect(delivery).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null, responseStatus: null });
+        expect(delivery.lastError).toMatch(/remote_url_forbidden: .*non-public address/);
+      }
+    } finally {
+      fakeDns.answers.clear();
+    }
   });
 });
 
@@ -449,7 +493,7 @@ describe('delivery URL policy', () => {
     expect((await service.createEndpoint(A, { url: 'https://hooks.example.com/in' })).url).toBe('https://hooks.example.com/in');
     expect(service.listEndpoints(A).endpoints).toHaveLength(1);
 
-    const queued = await service.enqueueJobEvent(finishedJob({ jobId: 'job_0007' }), receiver.url('/callback'));
+    const queued = await service.enqueueJobEvent(finishedJob({ jobId: 'job_0007' }), { url: receiver.url('/callback'), sealedSecret: service.sealCallbackSecret('job_0007', CALLBACK_SECRET) });
     const callback = queued.find((d) => d.webhookId === 'callback_url');
     expect(callback).toMatchObject({ status: 'failed', url: receiver.url('/callback'), attemptCount: 0 });
     expect(callback?.lastError).toMatch(/only https/);

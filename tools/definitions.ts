@@ -7,7 +7,7 @@ import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js'
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
 import { freeObject, nullable } from '../src/schemas/portable.js';
-import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type JobStatus, type QcJob } from '../src/schemas/job.js';
+import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type ListJobsQuery, type QcJob } from '../src/schemas/job.js';
 import { ServiceError } from '../src/errors.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
 import type { ReceiptCheck } from '../src/receipts.js';
@@ -37,7 +37,7 @@ export interface ToolBackend {
   createJob(principal: Principal, input: CreateJobInput, ctx: OpContext, opts: { waitMs?: number }): Promise<{ job: QcJob; replay: boolean }>;
   estimate(principal: Principal, input: EstimateInput): MaybePromise<EstimateOutput>;
   getJob(principal: Principal, jobId: string): MaybePromise<QcJob & { stage: string | null }>;
-  listJobs(principal: Principal, query: { limit?: number; status?: JobStatus }): MaybePromise<QcJob[]>;
+  listJobs(principal: Principal, query: ListJobsQuery): MaybePromise<QcJob[]>;
   getReport(principal: Principal, jobId: string): MaybePromise<Report>;
   getReceipt(principal: Principal, jobId: string): MaybePromise<Receipt>;
   getMarkerCsv(principal: Principal, jobId: string): MaybePromise<string>;

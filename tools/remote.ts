@@ -6,7 +6,7 @@ import type { Report } from '../engine/report.js';
 import { ServiceError } from '../src/errors.js';
 import type { CreateJobInput } from '../src/schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
-import type { JobStatus, QcJob } from '../src/schemas/job.js';
+import type { ListJobsQuery, QcJob } from '../src/schemas/job.js';
 import { REST_ARTIFACT_PATHS, type Artifact, type JobEvent, type OpContext, type Principal } from '../src/service.js';
 import { checkReceipt } from '../src/receipts.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
@@ -48,7 +48,7 @@ export class RemoteBackend implements ToolBackend {
     return this.get(this.jobPath(jobId));
   }
 
-  async listJobs(_principal: Principal, query: { limit?: number; status?: JobStatus }): Promise<QcJob[]> {
+  async listJobs(_principal: Principal, query: ListJobsQuery): Promise<QcJob[]> {
     return (await this.api.json<{ jobs: QcJob[] }>('GET', '/v1/qc/jobs', { query })).body.jobs;
   }
 

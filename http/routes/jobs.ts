@@ -3,9 +3,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiptSchema } from '../../engine/receipt.js';
 import { ServiceError } from '../../src/errors.js';
+import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
+import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
-import { JobStatusSchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
 import type { PreflightService } from '../../src/service.js';
 import { registerRoute, type Authenticator, type Env } from '../route.js';
 
@@ -20,20 +22,15 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   sidecar_dir: true,
 })
   .extend({
-    size_bytes: z.number().int().min(0).optional().describe('Declared size of the media in bytes, checked against the upload limit before it is read.'),
-  })
-  .loose();
+    size_bytes: DeclaredBytesInputSchema.optional().describe('Declared size of the media in bytes, checked against the upload limit before it is read.'),
+    // Declared so the route can name them in its refusal; every other unknown field is dropped before the service.
+    ...Object.fromEntries(LOCAL_PATH_FIELDS.map((f) => [f, z.unknown().optional().describe('Not accepted over HTTP: 400 local_paths_not_accepted.')])),
+  });
 
 const JobIdParams = z.object({ job_id: z.string().min(1) });
 const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');
 const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
 const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
-const GateVerdictBodySchema = z.object({
-  verdict: z.enum(['SHIP-OK', 'BLOCK', 'PASS']),
-  blocked: z.array(z.string()).optional(),
-  skipped: z.array(z.string()).optional(),
-  per_check: z.record(z.string(), z.unknown()).optional(),
-});
 const GateVerdictResultSchema = z.object({
   importId: z.string(),
   jobId: z.string(),
@@ -63,13 +60,14 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   }, async ({ principal, body, c }) => {
     const paths = LOCAL_PATH_FIELDS.filter((f) => (body as Record<string, unknown>)[f] !== undefined);
     if (paths.length) throw new ServiceError('local_paths_not_accepted', `${paths.join(', ')} are not accepted over HTTP: upload the media (POST /v1/uploads) or give a URL.`, { fields: paths }, 400);
-    const { job, replay } = await service.createJob(principal!, body, { signal: c.req.raw.signal });
-    return { status: replay ? 200 : job.status === 'queued' ? 202 : 201, body: job };
+    const { job, replay, queued } = await service.createJob(principal!, body, { signal: c.req.raw.signal });
+    // The request decides the status, not how far the background worker got with the job meanwhile.
+    return { status: replay ? 200 : queued ? 202 : 201, body: job };
   });
 
   registerRoute(app, auth, {
     method: 'get', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional(), status: JobStatusSchema.optional(), source_url: z.string().optional() }),
+    query: ListJobsQuerySchema,
     responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
   }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
 
@@ -137,7 +135,7 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   registerRoute(app, auth, {
     method: 'post', path: '/v1/qc/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
     description: 'Never turns a BLOCK into PASS: the import is kept beside Preflight’s verdict, and receipts always carry Preflight’s own.',
-    params: JobIdParams, body: GateVerdictBodySchema,
+    params: JobIdParams, body: GateVerdictInputSchema,
     responses: { 200: { description: 'Gate verdict imported', schema: GateVerdictResultSchema } },
   }, async ({ principal, params, body }) => ({ status: 200, body: await service.importGateVerdict(principal!, params.job_id, body) }));
 }

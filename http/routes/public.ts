@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { RECEIPT_KEYS_PATH, receiptJsonSchema } from '../../engine/receipt.js';
 import { SIDECAR_SCHEMA_NAMES, sidecarJsonSchema } from '../../engine/sidecars/formats/json-schemas.js';
 import { costBasis } from '../../src/billing/cost-basis.js';
+import { ServiceError } from '../../src/errors.js';
+import { boundedJson, jsonLimitBreach, MESSAGE_JSON_LIMITS } from '../../src/schemas/bounded-json.js';
 import { PUBLIC_DOCUMENTS, pipelineRecipes } from '../../src/public/documents.js';
 import {
   engineHealth,
@@ -50,7 +52,7 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
   json('/launch-targets.json', 'Delivery targets', () => launchTargets());
   json('/cost-basis.json', 'Published cost basis', () => costBasis());
   json('/pipeline-handoff.json', 'Pipeline handoff (recipes for every pipeline profile)', () => pipelineRecipes());
-  json('/sample-reports/index.json', 'Sample reports index', () => sampleReportsIndex(service));
+  json('/sample-reports/index.json', 'Sample reports index', () => sampleReportsIndex());
 
   for (const [path, doc] of Object.entries(PUBLIC_DOCUMENTS)) {
     registerRoute(app, auth, {
@@ -83,11 +85,15 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
       'Body: the receipt JSON, or {receipt, sha256} to also compare a file hash (any other key, or a sha256 that is not 64 hex characters, is a 400). ' +
       "Checks the signatures with this issuer's keys (HMAC and Ed25519), the receipt's consistency, and its coverage: whether its gates include every gate its profile requires. " +
       'Unknown schema values and unknown fields are rejected.',
-    body: AnyObject,
+    body: boundedJson(AnyObject, MESSAGE_JSON_LIMITS),
     responses: { 200: { description: 'Verification result', schema: VerificationSchema } },
   }, async ({ c }) => {
     // The raw JSON, not the validated copy: validation drops an own `__proto__` key, which must be refused instead.
-    const { receipt, sha256 } = parseVerifyRequest(await c.req.json());
+    // A body sent without a JSON content type skips validation, so its limits are checked here too.
+    const raw: unknown = await c.req.json().catch(() => undefined);
+    const breach = jsonLimitBreach(raw, MESSAGE_JSON_LIMITS);
+    if (breach) throw new ServiceError('invalid_input', `The JSON ${breach}.`, {}, 400);
+    const { receipt, sha256 } = parseVerifyRequest(raw);
     const r = await service.verifyReceipt(receipt, { fileSha256: sha256 });
     return {
       status: 200,

@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import {
   CreateWebhookInputSchema,
+  DrainDeliveriesBodySchema,
   DrainDeliveriesQuerySchema,
   ListDeliveriesQuerySchema,
   WebhookDeleteResultSchema,
@@ -50,7 +51,8 @@ export function webhookRoutes(webhooks: WebhookService) {
     registerRoute(app, auth, {
       method: 'post', path: '/v1/webhooks/deliveries/drain', tag: 'Webhooks', auth: 'webhooks:write', summary: 'Send due deliveries now',
       query: DrainDeliveriesQuerySchema,
+      body: DrainDeliveriesBodySchema,
       responses: { 200: { description: 'Deliveries processed', schema: WebhookDrainResultSchema } },
-    }, async ({ principal, query }) => ({ status: 200, body: await webhooks.drain(principal!, query) }));
+    }, async ({ principal, query, body }) => ({ status: 200, body: await webhooks.drain(principal!, { limit: body.limit ?? query.limit }) }));
   };
 }

@@ -6,7 +6,7 @@ import type { Store } from '../store/db.js';
 import type { AbuseEventRecord, SpendAlertRecord } from '../store/records.js';
 import { checkAbuseLimits, listAbuseEvents, recordUsageRefusal, type AbuseCheckInput } from './abuse.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
-import { authenticate, requireAuthentication } from './authenticate.js';
+import { authenticate } from './authenticate.js';
 import { ensureOperatorAccess, type OperatorAccessOptions } from './bootstrap.js';
 import { checkoutWebhookConfigured, handleCheckoutWebhook, type CheckoutWebhookResult, type RawBody } from './checkout-webhook.js';
 import type { AccountsContext } from './context.js';
@@ -43,7 +43,6 @@ export interface AccountServiceOptions {
 /** Readiness facts without secrets, for `/v1/readiness`. */
 export interface AccountsReadiness {
   operatorAuthConfigured: boolean;
-  apiKeys: number;
   smtpConfigured: boolean;
   checkoutWebhookConfigured: boolean;
 }
@@ -67,11 +66,6 @@ export class AccountService {
     return authenticate(this.ctx, bearer);
   }
 
-  /** 401 `missing_api_key` / `invalid_api_key` instead of null. */
-  requireAuthentication(bearer: string | undefined): KeyPrincipal {
-    return requireAuthentication(this.ctx, bearer);
-  }
-
   /** 403 `insufficient_scope` naming the scope. */
   requireScope(principal: Principal, scope: Scope): void {
     requireScope(principal, scope);
@@ -82,10 +76,8 @@ export class AccountService {
   }
 
   readiness(): AccountsReadiness {
-    const active = this.ctx.store.data.apiKeys.filter((k) => k.active);
     return {
-      operatorAuthConfigured: active.some((k) => k.scopes.includes(OPERATOR_SCOPE)),
-      apiKeys: active.length,
+      operatorAuthConfigured: this.ctx.store.data.apiKeys.some((k) => k.active && k.scopes.includes(OPERATOR_SCOPE)),
       smtpConfigured: smtpConfigured(this.ctx.env),
       checkoutWebhookConfigured: checkoutWebhookConfigured(this.ctx.env),
     };

@@ -1,5 +1,4 @@
 // Bearer authentication: the raw key is hashed and compared in constant time with the stored hashes of its prefix.
-import { ServiceError } from '../errors.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountsContext } from './context.js';
 import { principalFromKey, type KeyPrincipal } from './principal.js';
@@ -35,14 +34,4 @@ export function authenticate(ctx: AccountsContext, bearer: string | undefined): 
   if (!key?.active) return null;
   touch(ctx, key);
   return principalFromKey(key);
-}
-
-/** As `authenticate`, but a missing or invalid key is the 401 every bearer operation answers. */
-export function requireAuthentication(ctx: AccountsContext, bearer: string | undefined): KeyPrincipal {
-  if (!bearerToken(bearer)) {
-    throw new ServiceError('missing_api_key', 'Send an API key as a bearer token: Authorization: Bearer prv_…', {}, 401);
-  }
-  const principal = authenticate(ctx, bearer);
-  if (!principal) throw new ServiceError('invalid_api_key', 'The API key is unknown or revoked.', {}, 401);
-  return principal;
 }

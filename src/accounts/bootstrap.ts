@@ -3,12 +3,13 @@
 import { ServiceError } from '../errors.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { AccountsContext } from './context.js';
+import { RESERVED_WORKSPACES } from './ids.js';
 import { issueKey, newKeyRecord, type NewKeyFields } from './key-records.js';
 import { OPERATOR_SCOPE, SCOPES } from './scopes.js';
 import { sameHexDigest, sha256Hex, tokenPrefixOf } from './tokens.js';
 
 export const MIN_OPERATOR_KEY_LENGTH = 32;
-export const OPERATOR_WORKSPACE_ID = 'operator';
+export const OPERATOR_WORKSPACE_ID = RESERVED_WORKSPACES.operator;
 /** Marks the key registered from the environment, so a changed PREFLIGHT_OPERATOR_KEY retires the previous one. */
 export const ENV_OPERATOR_PROVISIONING_ID = 'env:PREFLIGHT_OPERATOR_KEY';
 

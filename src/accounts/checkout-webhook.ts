@@ -4,8 +4,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceError } from '../errors.js';
+import { jsonLimitBreach, MESSAGE_JSON_LIMITS } from '../schemas/bounded-json.js';
 import type { Principal } from '../service.js';
 import type { AccountsContext } from './context.js';
+import { RESERVED_WORKSPACES } from './ids.js';
 import { sendMail, type MailOutcome } from './mailer.js';
 import { parseInput } from './parse-input.js';
 import { provisionCheckout } from './provisioning.js';
@@ -23,7 +25,7 @@ export type CheckoutWebhookResult =
   | { status: 202; body: z.infer<typeof CheckoutWebhookIgnoredSchema> };
 
 /** The webhook acts with operator rights, limited to what a paid event can ask for. */
-const CHECKOUT_PRINCIPAL: Principal = { workspaceId: 'checkout', scopes: ['api_keys:write'], operator: true };
+const CHECKOUT_PRINCIPAL: Principal = { workspaceId: RESERVED_WORKSPACES.checkout, scopes: ['api_keys:write'], operator: true };
 
 export function checkoutWebhookConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET);
@@ -47,6 +49,8 @@ function parseEvent(rawBody: RawBody) {
   } catch {
     throw new ServiceError('invalid_webhook_payload', 'The checkout webhook body is not JSON.', {}, 400);
   }
+  const breach = jsonLimitBreach(json, MESSAGE_JSON_LIMITS);
+  if (breach) throw new ServiceError('invalid_webhook_payload', `The checkout webhook body ${breach}.`, {}, 400);
   return parseInput(CheckoutWebhookEventSchema, json, 'invalid_webhook_payload', 'checkout event');
 }
 

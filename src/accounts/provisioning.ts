@@ -38,9 +38,23 @@ function checkoutTerms(input: ParsedProvisionInput): WorkspaceAccount {
   };
 }
 
-function replay(existing: ApiKeyRecord, principal: Principal): ProvisionOutput {
-  if (!principal.operator && existing.workspaceId !== principal.workspaceId) {
-    throw new ServiceError('provisioning_conflict', 'This provisioning_id is already used; choose another.', {}, 409);
+/**
+ * The id a provisioning is stored under. A workspace key's ids live in its own namespace (`ws:<workspace>:`), so it
+ * can never take, or replay, an id a checkout or an operator will use for another customer.
+ */
+export function namespacedProvisioningId(id: string, pinnedWorkspace: string | null): string {
+  return pinnedWorkspace === null ? id : `ws:${pinnedWorkspace}:${id}`;
+}
+
+/** A provisioning id belongs to one workspace: replaying it for another is a conflict, never that workspace's record. */
+function replay(existing: ApiKeyRecord, workspaceId: string | undefined): ProvisionOutput {
+  if (workspaceId !== undefined && existing.workspaceId !== workspaceId) {
+    throw new ServiceError(
+      'provisioning_conflict',
+      'This provisioning_id belongs to another workspace; choose another.',
+      { provisioningId: existing.provisioningId },
+      409,
+    );
   }
   return { apiKey: null, key: toPublicKey(existing), idempotentReplay: true, warning: REPLAY_WARNING };
 }
@@ -52,9 +66,10 @@ export async function provisionCheckout(ctx: AccountsContext, principal: Princip
   const keys = ctx.store.data.apiKeys;
   // Workspace keys are pinned as for key creation: their own workspace, owner, economics and cap.
   const pinned = principal.operator ? null : accountOf(keys, principal);
-  const provisioningId = input.provisioning_id ?? defaultProvisioningId(input, pinned?.workspaceId ?? input.workspace_id);
+  const workspaceId = pinned?.workspaceId ?? input.workspace_id;
+  const provisioningId = namespacedProvisioningId(input.provisioning_id ?? defaultProvisioningId(input, workspaceId), pinned?.workspaceId ?? null);
   const existing = keys.find((k) => k.provisioningId === provisioningId);
-  if (existing) return replay(existing, principal);
+  if (existing) return replay(existing, workspaceId);
 
   const { raw, record } = issueKey(
     {

@@ -4,15 +4,18 @@ import { z } from 'zod';
 import { BillingPeriodSchema, UsageEntrySchema } from '../billing/ledger.js';
 import { CHECKOUT_PLAN_IDS, PLAN_IDS } from '../billing/plans.js';
 import type { AbuseEventRecord, ApiKeyRecord, SpendAlertRecord } from '../store/records.js';
+import { CentsInputSchema, WholeMinutesInputSchema } from '../schemas/bounds.js';
+import { isReservedWorkspaceId, RESERVED_WORKSPACES } from './ids.js';
 import { ScopeSchema } from './scopes.js';
 
 export const WorkspaceIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'workspace_id: 1 to 100 letters, digits, "_", ".", ":" or "-"')
-  .describe('Workspace id; stored workspace keys are pinned to their own workspace whatever is supplied.');
+  .refine((id) => !isReservedWorkspaceId(id), `workspace_id: ${Object.values(RESERVED_WORKSPACES).map((id) => `"${id}"`).join(', ')} are reserved`)
+  .describe(`Workspace id; stored workspace keys are pinned to their own workspace whatever is supplied. Reserved: ${Object.values(RESERVED_WORKSPACES).join(', ')}.`);
 
 const ExternalIdSchema = z.string().trim().min(1).max(200);
-const CentsSchema = z.number().int().nonnegative();
+
 const ListLimitSchema = z.coerce.number().int().min(1).max(200);
 const nullableInt = () => z.number().int().nullable();
 
@@ -45,9 +48,9 @@ export const CreateApiKeyInputSchema = z.object({
   workspace_id: WorkspaceIdSchema.optional().describe('Operators only; default a new workspace. Ignored for workspace keys.'),
   owner_email: z.email().optional(),
   plan_id: z.enum(PLAN_IDS).optional(),
-  included_minutes: CentsSchema.optional().describe('Custom included minutes per month, overriding the plan.'),
-  plan_price_cents: CentsSchema.optional().describe('Custom plan price per month, overriding the plan.'),
-  overage_cap_cents: CentsSchema.optional().describe('Approved extra-minute spend per month; 0 or omitted blocks at the included minutes.'),
+  included_minutes: WholeMinutesInputSchema.optional().describe('Custom included minutes per month, overriding the plan.'),
+  plan_price_cents: CentsInputSchema.optional().describe('Custom plan price per month, overriding the plan.'),
+  overage_cap_cents: CentsInputSchema.optional().describe('Approved extra-minute spend per month; 0 or omitted blocks at the included minutes.'),
   scopes: z.array(ScopeSchema).min(1).optional().describe('Default: every scope except operator and api_keys:write.'),
 });
 export type CreateApiKeyInput = z.input<typeof CreateApiKeyInputSchema>;
@@ -71,7 +74,7 @@ export const ProvisionInputSchema = z.object({
   workspace_id: WorkspaceIdSchema.optional(),
   checkout_customer_id: ExternalIdSchema.optional(),
   checkout_subscription_id: ExternalIdSchema.optional(),
-  overage_cap_cents: CentsSchema.optional(),
+  overage_cap_cents: CentsInputSchema.optional(),
   provisioning_id: ExternalIdSchema.optional().describe(
     'Idempotency key. Default `<plan_id>:sub:<subscription>`, else `:cus:<customer>`, else `:ws:<workspace>`, else `:email:<owner_email>`.',
   ),
@@ -101,7 +104,7 @@ export const PaidCheckoutDataSchema = z.object({
   customer_id: ExternalIdSchema.optional(),
   subscription_id: ExternalIdSchema.optional(),
   workspace_id: WorkspaceIdSchema.optional(),
-  overage_cap_cents: CentsSchema.optional(),
+  overage_cap_cents: CentsInputSchema.optional(),
   provisioning_id: ExternalIdSchema.optional(),
 });
 

@@ -2,7 +2,6 @@
 import { planById, withCustomEconomics, type Plan } from '../billing/plans.js';
 import type { Principal } from '../service.js';
 import type { ApiKeyRecord } from '../store/records.js';
-import { isKeyPrincipal } from './principal.js';
 
 export interface WorkspaceAccount {
   workspaceId: string;
@@ -26,19 +25,19 @@ export function workspaceAccount(keys: readonly ApiKeyRecord[], workspaceId: str
   return key ? termsOf(key) : null;
 }
 
-/** The caller's own terms: its key's when it authenticated with one, else its workspace's, else the principal's. */
+/**
+ * The caller's terms: its workspace's (the newest active key speaks for it), else what the principal carries (a
+ * principal without stored keys: the local door, tests). The one source of a workspace's economics: estimates, job
+ * prices, usage limits, ledger entries, spend alerts and margins all read it.
+ */
 export function accountOf(keys: readonly ApiKeyRecord[], principal: Principal): WorkspaceAccount {
-  if (isKeyPrincipal(principal)) {
-    const { workspaceId, ownerEmail, planId = null, includedMinutes, planPriceCents, overageCapCents = null } = principal;
-    return { workspaceId, ownerEmail, planId, includedMinutes, planPriceCents, overageCapCents };
-  }
   return (
     workspaceAccount(keys, principal.workspaceId) ?? {
       workspaceId: principal.workspaceId,
-      ownerEmail: null,
+      ownerEmail: principal.ownerEmail ?? null,
       planId: principal.planId ?? null,
-      includedMinutes: null,
-      planPriceCents: null,
+      includedMinutes: principal.includedMinutes ?? null,
+      planPriceCents: principal.planPriceCents ?? null,
       overageCapCents: principal.overageCapCents ?? null,
     }
   );

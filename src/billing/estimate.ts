@@ -72,14 +72,16 @@ function fitsBudget(cogsUsd: number, budgetUsd: number): boolean {
   return cogsUsd <= budgetUsd + USD_EPSILON;
 }
 
-/** The most model-review seconds that keep COGS within the margin budget (0 when none fit). */
+/**
+ * The most model-review seconds that keep COGS within the margin budget (0 when none fit), in closed form. The
+ * division can land one off an integer boundary, so each neighbour is checked once: no loop, whatever the inputs.
+ */
 export function maxAiReviewSecondsAtMargin(budgetUsd: number, baseCogsUsd: number): number {
   const fits = (seconds: number) => fitsBudget(baseCogsUsd + aiReviewCostUsd(seconds), budgetUsd);
-  let seconds = Math.max(0, Math.floor((budgetUsd - baseCogsUsd) / COST_RATES.modelReviewUsdPerSecond));
-  // The division can land one off an integer boundary; settle on the exact answer.
-  while (seconds > 0 && !fits(seconds)) seconds--;
-  while (fits(seconds + 1)) seconds++;
-  return seconds;
+  const estimate = Math.floor((budgetUsd + USD_EPSILON - baseCogsUsd) / COST_RATES.modelReviewUsdPerSecond);
+  if (!Number.isFinite(estimate) || estimate <= 0) return fits(1) ? 1 : 0;
+  if (!fits(estimate)) return estimate - 1;
+  return fits(estimate + 1) ? estimate + 1 : estimate;
 }
 
 /** Gross margin of a deterministic-only check on a plan, in percent. */

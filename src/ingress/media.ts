@@ -29,6 +29,8 @@ export type MediaInput = z.infer<typeof MediaInputSchema>;
 export interface ResolvedMedia {
   path: string;
   ingress: Omit<MediaIngress, 'sha256'>;
+  /** The bytes' hash when it is already known (a stored upload). */
+  sha256?: string | null;
   /** Deletes temporary copies; safe to call twice. */
   cleanup(): void;
 }

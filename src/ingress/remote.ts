@@ -12,7 +12,7 @@ import { readBody, readTruncatedText, saveBody } from './remote/body.js';
 import { badStatus, fetchFailed, invalidUrl, notUtf8, timedOut, tooLarge, tooManyRedirects } from './remote/errors.js';
 import type { RemotePolicy } from './remote/policy.js';
 import { sendRequest } from './remote/request.js';
-import { checkTarget, parseRemoteUrl, type CheckedTarget } from './remote/target.js';
+import { assertPublicHostName, checkTarget, parseRemoteUrl, type CheckedTarget } from './remote/target.js';
 
 export { policyFromEnv, type RemotePolicy } from './remote/policy.js';
 
@@ -143,6 +143,11 @@ function tempFileName(hint: string | undefined, url: URL): string {
   const candidate = hint ?? url.pathname.split('/').pop() ?? '';
   const safe = basename(candidate).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(-100);
   return safe || 'remote.bin';
+}
+
+/** A URL another program will fetch (a platform URL for yt-dlp): refused when its host is reserved or not public. */
+export function assertPublicUrlHost(raw: string, policy: RemotePolicy): void {
+  assertPublicHostName(parseRemoteUrl(raw), policy);
 }
 
 /** Scheme, host name and DNS checks of a URL without sending any request; resolves with the parsed URL. */

@@ -14,6 +14,8 @@ export interface JobRequest {
   sidecars?: SidecarInput;
   /** Sidecar URLs, fetched when the job runs; internal, never shown. */
   sidecarUrls?: Record<string, string>;
+  /** The job was created by a workspace key: it runs under its workspace's limits. */
+  limited?: boolean;
   /** Cost options, so the run prices the job as it was asked. */
   economics?: { aiReviewSeconds?: number; costGuardrail?: 'downgrade' | 'block' | 'off'; planPriceCents?: number; includedMinutes?: number };
 }
@@ -55,6 +57,10 @@ export interface JobRecord {
   coverage?: CheckCoverage | null;
   /** Where the completion is delivered (signed like webhooks); never shown in the job resource. */
   callbackUrl?: string | null;
+  /** SHA-256 of the signed_url or platform_video_url the job was created from (for the list filter); null otherwise. */
+  sourceUrlSha256?: string | null;
+  /** The creator's callback_secret, sealed (AES-256-GCM, bound to the job id); never shown. */
+  callbackSecretSealed?: string | null;
 }
 
 export interface JobUrls {

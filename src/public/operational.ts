@@ -7,19 +7,19 @@ import { costBasis } from '../billing/cost-basis.js';
 import { PUBLIC_ENDPOINTS } from './agent-manifest.js';
 import { pipelineRecipes } from './recipes.js';
 
+/**
+ * What the public operational documents report: configuration state only. Business figures (jobs, keys, deliveries,
+ * customers) are never public; an operator reads them through the authenticated routes.
+ */
 export interface OperationalState {
   version: string;
   engine: EngineCapabilities | null;
   engineError: string | null;
   signingKeySource: 'env' | 'file';
   operatorAuthConfigured: boolean;
-  apiKeys: number;
   smtpConfigured: boolean;
   checkoutWebhookConfigured: boolean;
   allowPrivateNetworks: boolean;
-  jobs: { total: number; queued: number; running: number; completed: number; failed: number };
-  lastCompletedAt: string | null;
-  webhookDeliveries: { pending: number; failed: number };
 }
 
 export function engineStatus(state: OperationalState): 'ok' | 'degraded' | 'down' {
@@ -55,12 +55,11 @@ interface Check {
 function checks(state: OperationalState): Check[] {
   return [
     { id: 'engine', ok: Boolean(state.engine), detail: state.engine ? `ffmpeg ${state.engine.ffmpeg.version} (${state.engine.ffmpeg.source})` : (state.engineError ?? 'no ffmpeg'), fix: state.engine ? null : 'Run npm install (it bundles ffmpeg) or set PREFLIGHT_FFMPEG/PREFLIGHT_FFPROBE.' },
-    { id: 'auth', ok: state.operatorAuthConfigured, detail: `${state.apiKeys} API key(s) stored`, fix: state.operatorAuthConfigured ? null : 'Set PREFLIGHT_OPERATOR_KEY or start once with `preflight serve --bootstrap`.' },
+    { id: 'auth', ok: state.operatorAuthConfigured, detail: state.operatorAuthConfigured ? 'an operator key is active' : 'no active operator key', fix: state.operatorAuthConfigured ? null : 'Set PREFLIGHT_OPERATOR_KEY or start once with `preflight serve --bootstrap`.' },
     { id: 'receipt_signing_key', ok: true, detail: `from ${state.signingKeySource === 'env' ? 'PREFLIGHT_SIGNING_KEY' : 'the key file in the data dir'}`, fix: null },
     { id: 'spend_alert_email', ok: state.smtpConfigured, detail: state.smtpConfigured ? 'SMTP configured' : 'no SMTP: spend alerts are recorded as skipped', fix: state.smtpConfigured ? null : 'Set PREFLIGHT_SMTP_URL and PREFLIGHT_ALERT_FROM to send spend alerts.' },
     { id: 'checkout_webhook', ok: state.checkoutWebhookConfigured, detail: state.checkoutWebhookConfigured ? 'secret configured' : 'no secret: POST /v1/webhooks/checkout answers 503', fix: state.checkoutWebhookConfigured ? null : 'Set PREFLIGHT_CHECKOUT_WEBHOOK_SECRET.' },
     { id: 'remote_ingress_policy', ok: !state.allowPrivateNetworks, detail: state.allowPrivateNetworks ? 'private and loopback targets ALLOWED (test setting)' : 'HTTPS only, public addresses only', fix: state.allowPrivateNetworks ? 'Unset PREFLIGHT_ALLOW_PRIVATE_NETWORKS outside tests.' : null },
-    { id: 'webhook_deliveries', ok: state.webhookDeliveries.failed === 0, detail: `${state.webhookDeliveries.pending} pending, ${state.webhookDeliveries.failed} failed`, fix: state.webhookDeliveries.failed ? 'List failed deliveries (GET /v1/webhooks/deliveries?status=failed) and retry them.' : null },
   ];
 }
 
@@ -78,8 +77,6 @@ export function launchStatus(state: OperationalState) {
     ready: readiness(state).ready,
     blockers: list.filter((c) => !c.ok && ['engine', 'auth'].includes(c.id)).map((c) => c.id),
     warnings: list.filter((c) => !c.ok && !['engine', 'auth'].includes(c.id)).map((c) => c.id),
-    jobs: state.jobs,
-    lastCompletedAt: state.lastCompletedAt,
   };
 }
 
@@ -98,16 +95,19 @@ export function launchHandoff(state: OperationalState) {
   };
 }
 
-/** Redacted evidence: counts and versions, never keys, paths or customer data. */
+/** Redacted evidence: versions and configuration state, never keys, paths, business figures or customer data. */
 export function launchEvidence(state: OperationalState) {
   return {
     schema: 'preflight-launch-evidence/1',
     version: state.version,
     engine: state.engine ? { ffmpeg: state.engine.ffmpeg.version, ffprobe: state.engine.ffprobe.version } : null,
-    jobs: state.jobs,
-    lastCompletedAt: state.lastCompletedAt,
-    apiKeys: state.apiKeys,
-    webhookDeliveries: state.webhookDeliveries,
+    configuration: {
+      operatorAuthConfigured: state.operatorAuthConfigured,
+      signingKeySource: state.signingKeySource,
+      smtpConfigured: state.smtpConfigured,
+      checkoutWebhookConfigured: state.checkoutWebhookConfigured,
+      privateNetworksAllowed: state.allowPrivateNetworks,
+    },
   };
 }
 
@@ -132,15 +132,12 @@ export function launchKit(state: OperationalState) {
 }
 
 export interface StateSources {
-  service: {
-    jobStats(): { total: number; queued: number; running: number; completed: number; failed: number; lastCompletedAt: string | null };
-    signingKeySource(): 'env' | 'file';
-  };
+  service: { signingKeySource(): 'env' | 'file' };
   env: NodeJS.ProcessEnv;
   version: string;
   engine: () => Promise<EngineCapabilities>;
-  apiKeys?: () => { total: number; operatorActive: boolean };
-  deliveries?: () => { pending: number; failed: number };
+  /** Whether an operator key is active; false where there are no accounts (the local door). */
+  operatorActive?: () => boolean;
 }
 
 /** Gathers the live state the operational documents report (no secrets: only whether things are configured). */
@@ -152,20 +149,14 @@ export async function collectOperationalState(src: StateSources): Promise<Operat
   } catch (err) {
     engineError = (err as Error).message;
   }
-  const { lastCompletedAt, ...jobs } = src.service.jobStats();
-  const keys = src.apiKeys?.() ?? { total: 0, operatorActive: false };
   return {
     version: src.version,
     engine,
     engineError,
     signingKeySource: src.service.signingKeySource(),
-    operatorAuthConfigured: keys.operatorActive,
-    apiKeys: keys.total,
+    operatorAuthConfigured: src.operatorActive?.() ?? false,
     smtpConfigured: Boolean(src.env.PREFLIGHT_SMTP_URL),
     checkoutWebhookConfigured: Boolean(src.env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET),
     allowPrivateNetworks: src.env.PREFLIGHT_ALLOW_PRIVATE_NETWORKS === '1',
-    jobs,
-    lastCompletedAt,
-    webhookDeliveries: src.deliveries?.() ?? { pending: 0, failed: 0 },
   };
 }

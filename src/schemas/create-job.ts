@@ -2,13 +2,15 @@
 import { z } from 'zod';
 import { PLAN_IDS } from '../billing/plans.js';
 import { MediaInputSchema } from '../ingress/media.js';
+import { boundedJson, SIDECAR_JSON_LIMITS } from './bounded-json.js';
+import { AiReviewSecondsInputSchema, CentsInputSchema, DurationSecondsInputSchema, WholeMinutesInputSchema } from './bounds.js';
 import { CostGuardrailSchema } from './estimate.js';
 import { ChecksSchema, ProfileSchema } from './profile.js';
 import { freeObject } from './portable.js';
 
-/** A JSON sidecar given inline: the object, a bare array (of objects or words), or its JSON text. */
+/** A JSON sidecar given inline: the object, a bare array (of objects or words), or its JSON text; bounded in depth, entries and bytes. */
 const jsonSidecar = (what: string, doc: string) =>
-  z.union([freeObject(), z.array(z.union([freeObject(), z.string()])), z.string()]).describe(`${what} as JSON: the value itself or its text (${doc}).`);
+  boundedJson(z.union([freeObject(), z.array(z.union([freeObject(), z.string()])), z.string()]).describe(`${what} as JSON: the value itself or its text (${doc}).`), SIDECAR_JSON_LIMITS);
 const base64Sidecar = (what: string) => z.string().describe(`${what} file, base64 (UTF-8 text inside).`);
 const sidecarFilename = (what: string) => z.string().describe(`File name of the inline ${what}, used to tell its format by extension.`);
 const sidecarUrl = (what: string) => z.string().describe(`HTTPS URL of the ${what} (fetched with SSRF protection, size and time caps; never shown back).`);
@@ -47,14 +49,20 @@ export const JobOptionsSchema = z.object({
   profile: ProfileSchema.optional(),
   checks: ChecksSchema.optional(),
   plan_id: z.string().optional().describe(`Plan to meter against: ${PLAN_IDS.join(', ')}. Default free.`),
-  plan_price_cents: z.number().int().min(0).optional().describe('Custom plan price per month in cents, overriding the plan (cost estimate only).'),
-  included_minutes: z.number().int().min(0).optional().describe('Custom included minutes per month, overriding the plan (cost estimate only).'),
-  ai_review_seconds: z.number().min(0).optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
+  plan_price_cents: CentsInputSchema.optional().describe('Custom plan price per month in cents, overriding the plan (cost estimate only).'),
+  included_minutes: WholeMinutesInputSchema.optional().describe('Custom included minutes per month, overriding the plan (cost estimate only).'),
+  ai_review_seconds: AiReviewSecondsInputSchema.optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
   cost_guardrail: CostGuardrailSchema.optional(),
   idempotency_key: z.string().min(1).max(200).optional().describe('Repeat a create with the same key to get the same job back.'),
   process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
-  duration_seconds: z.number().min(0).optional().describe('Declared duration, for the cost estimate before the media is read.'),
-  callback_url: z.string().optional().describe('HTTPS URL that gets the signed job.completed or job.failed delivery (preflight serve only).'),
+  duration_seconds: DurationSecondsInputSchema.optional().describe('Declared duration, for the cost estimate before the media is read.'),
+  callback_url: z.string().min(1).max(2048).optional().describe('HTTPS URL that receives the job’s completion as a signed POST (preflight serve only); needs callback_secret.'),
+  callback_secret: z
+    .string()
+    .min(24)
+    .max(256)
+    .optional()
+    .describe('Your secret (24 to 256 characters) that signs the callback_url POST, so your receiver can verify it; stored encrypted, never shown.'),
 });
 
 export const CreateJobInputSchema = MediaInputSchema.extend(JobOptionsSchema.shape).extend(SidecarInputSchema.shape);

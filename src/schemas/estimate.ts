@@ -1,6 +1,7 @@
 // Zod schemas of the QC estimate (SPEC.md "QC estimate" and the `qc_estimate_cost` tool).
 import { z } from 'zod';
 import { PLAN_IDS } from '../billing/plans.js';
+import { AiReviewSecondsInputSchema, CentsInputSchema, DurationSecondsInputSchema, MinutesInputSchema, WholeMinutesInputSchema } from './bounds.js';
 import { CostEstimateSchema } from './job.js';
 import { ChecksSchema, ProfileSchema } from './profile.js';
 
@@ -13,17 +14,14 @@ export const EstimateActionSchema = z.enum(['proceed', 'downgraded', 'blocked', 
 export type EstimateAction = z.infer<typeof EstimateActionSchema>;
 
 export const EstimateInputSchema = z.object({
-  minutes: z.number().nonnegative().optional().describe('Checked minutes to price; wins over duration_seconds. Rounded up, at least 1.'),
-  duration_seconds: z.number().nonnegative().optional().describe('Media duration; minutes = ceil(duration_seconds / 60), at least 1.'),
+  minutes: MinutesInputSchema.optional().describe('Checked minutes to price; wins over duration_seconds. Rounded up, at least 1.'),
+  duration_seconds: DurationSecondsInputSchema.optional().describe('Media duration; minutes = ceil(duration_seconds / 60), at least 1.'),
   profile: ProfileSchema.optional(),
   checks: ChecksSchema.optional(),
   plan_id: z.string().optional().describe(`Plan to price against: ${PLAN_IDS.join(', ')}. Default free.`),
-  plan_price_cents: z.number().int().nonnegative().optional().describe('Custom plan price per month, overriding the plan.'),
-  included_minutes: z.number().int().nonnegative().optional().describe('Custom included minutes per month, overriding the plan.'),
-  ai_review_seconds: z
-    .number()
-    .nonnegative()
-    .optional()
+  plan_price_cents: CentsInputSchema.optional().describe('Custom plan price per month, overriding the plan.'),
+  included_minutes: WholeMinutesInputSchema.optional().describe('Custom included minutes per month, overriding the plan.'),
+  ai_review_seconds: AiReviewSecondsInputSchema.optional()
     .describe('Internal or explicitly authorised model-review seconds. Only adds cost; never changes a verdict.'),
   cost_guardrail: CostGuardrailSchema.default('downgrade'),
 });

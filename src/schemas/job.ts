@@ -92,3 +92,11 @@ export const QcJobSchema = z.object({
   coverage: JobCoverageSchema.nullable(),
 });
 export type QcJob = z.infer<typeof QcJobSchema>;
+
+export const ListJobsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('1 to 100, default 20; newest first.'),
+  status: JobStatusSchema.optional(),
+  source_url: z.string().min(1).max(2048).optional().describe('Only jobs created from exactly this signed_url or platform_video_url.'),
+  idempotency_key: z.string().min(1).max(200).optional().describe('Only the job created with this idempotency_key.'),
+});
+export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>;

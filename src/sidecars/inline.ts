@@ -1,9 +1,9 @@
 // The inline forms of a sidecar (`*_text`, `*_json`, `*_base64`): type checks, the size cap, base64 and JSON decoding.
 import { decodeSidecarText } from './decode-text.js';
 import { invalidSidecar, sidecarTooLarge, withOrigin } from './errors.js';
-import { parseJsonText } from '../../engine/sidecars/formats/json-text.js';
 import { describeType } from '../../engine/sidecars/formats/value-type.js';
 import type { SidecarOrigin } from './origin.js';
+import { boundedJsonText, withinSidecarLimits } from './parse.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9\-_]*)={0,2}$/;
 
@@ -18,11 +18,12 @@ export function inlineText(value: unknown, origin: SidecarOrigin, maxBytes: numb
 export function inlineJson(value: unknown, origin: SidecarOrigin, maxBytes: number): unknown {
   if (typeof value === 'string') {
     const text = inlineText(value, origin, maxBytes);
-    return withOrigin(origin, () => parseJsonText(text.replace(/^\uFEFF/, '')));
+    return withOrigin(origin, () => boundedJsonText(text.replace(/^\uFEFF/, '')));
   }
   if (typeof value !== 'object' || value === null) {
     throw invalidSidecar(origin, `expected an object, an array or a JSON string, received ${describeType(value)}`);
   }
+  withOrigin(origin, () => withinSidecarLimits(value));
   let serialised: string | undefined;
   try {
     serialised = JSON.stringify(value);

@@ -1,17 +1,22 @@
-// Records in lowdb (one JSON file, atomic writes via steno); bulky per-job data in files under the data dir.
+// Records in lowdb (one JSON file, checked when read, written atomically and owner-only); bulky per-job data in files
+// under the data dir.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { Low, type Adapter } from 'lowdb';
+import { ServiceError } from '../errors.js';
 import type { UsageEntry } from '../billing/ledger.js';
 import type { JobRecord } from '../jobs/record.js';
 import type { UploadRecord } from '../uploads.js';
+import { StoreFile, storePath } from './file.js';
+import { restoreInPlace } from './restore.js';
 import type { AbuseEventRecord, ApiKeyRecord, GateVerdictRecord, SpendAlertRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from './records.js';
 
 export interface IdempotencyRecord {
   workspaceId: string;
   key: string;
   jobId: string;
+  /** Fingerprint of the request that created the job; absent in stores written before it was kept. */
+  requestSha256?: string;
 }
 
 export interface StoreData {
@@ -42,29 +47,102 @@ const EMPTY: StoreData = {
   gateVerdicts: [],
 };
 
+/** A change that could not be recorded: the request that made it fails, and memory is put back to what is stored. */
+function writeFailed(path: string, reason: string): ServiceError {
+  return new ServiceError(
+    'store_write_failed',
+    `The data store ${path} could not record this change (${reason}); nothing was changed. Retry; if it keeps failing, check the disk and the permissions of the data dir.`,
+    { reason },
+    503,
+  );
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
 export class Store {
+  /** The store as last serialised: every change made through update() so far. */
+  private memoryText: string;
+  /** The store as it is on disk. */
+  private durableText: string;
+  private waiting: Waiter[] = [];
+  private writing = false;
+
   private constructor(
     readonly home: string,
     private readonly db: Low<StoreData>,
-  ) {}
+    private readonly file: StoreFile,
+  ) {
+    this.memoryText = this.durableText = JSON.stringify(db.data);
+  }
 
+  /** Opens the data dir's store; a damaged or missing store over existing jobs is refused with what to do. */
   static async open(home: string): Promise<Store> {
-    mkdirSync(join(home, 'jobs'), { recursive: true, mode: 0o700 });
+    const jobsDir = join(home, 'jobs');
     // Not JSONFilePreset: under NODE_ENV=test it silently keeps data in memory.
-    const db = new Low<StoreData>(new JSONFile<StoreData>(join(home, 'db.json')), structuredClone(EMPTY));
+    const file = new StoreFile(storePath(home), jobsDir);
+    const db = new Low<StoreData>(file as unknown as Adapter<StoreData>, structuredClone(EMPTY));
     await db.read();
-    db.data = { ...structuredClone(EMPTY), ...(db.data ?? {}) };
-    return new Store(home, db);
+    db.data ??= structuredClone(EMPTY);
+    mkdirSync(jobsDir, { recursive: true, mode: 0o700 });
+    return new Store(home, db, file);
   }
 
   get data(): StoreData {
     return this.db.data;
   }
 
-  /** Mutate, then write; writes are serialised and atomic. */
-  async update(mutate: (data: StoreData) => void): Promise<void> {
-    mutate(this.db.data);
-    await this.db.write();
+  /**
+   * Mutate, then write; writes are serialised and atomic. A change that cannot be stored (a value JSON cannot hold,
+   * a disk that refuses the write) rejects with store_write_failed and is undone in memory, so it fails its own
+   * request and never the next one. Resolves once the change is on disk.
+   */
+  update(mutate: (data: StoreData) => void): Promise<void> {
+    const before = this.memoryText;
+    try {
+      mutate(this.db.data);
+      this.memoryText = JSON.stringify(this.db.data);
+    } catch (err) {
+      this.restore(before);
+      return Promise.reject(err instanceof ServiceError ? err : writeFailed(this.file.path, (err as Error).message));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      if (!this.writing) void this.writeWaiting();
+    });
+  }
+
+  /** Best effort: writes what changed in memory (progress) without anyone waiting for it; a failure is logged. */
+  persistSoon(): void {
+    this.update(() => {}).catch((err: Error) => process.stderr.write(`preflight: ${err.message}\n`));
+  }
+
+  /** Writes until nobody waits; each pass writes the latest state for everyone who was waiting when it began. */
+  private async writeWaiting(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0);
+      const text = this.memoryText;
+      try {
+        await this.file.writeText(text);
+        this.durableText = text;
+        for (const waiter of batch) waiter.resolve();
+      } catch (err) {
+        // Everything not on disk is undone, and everyone who made such a change is told.
+        const failed = [...batch, ...this.waiting.splice(0)];
+        this.restore(this.durableText);
+        const error = writeFailed(this.file.path, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+        for (const waiter of failed) waiter.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+
+  private restore(text: string): void {
+    restoreInPlace(this.db.data as unknown as Parameters<typeof restoreInPlace>[0], JSON.parse(text));
+    this.memoryText = text;
   }
 
   uploadDir(uploadId: string): string {

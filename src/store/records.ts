@@ -95,6 +95,8 @@ export interface WebhookDeliveryRecord {
   signatureHeader: 'X-Service-Signature';
   signature: string;
   payload: Record<string, unknown>;
+  /** A callback_url delivery's secret as the job's creator gave it, sealed to the job; never shown. */
+  callbackSecretSealed?: string;
 }
 
 /** A client's own gate verdict imported beside ours: a claim, never our verdict. */

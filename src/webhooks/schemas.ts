@@ -1,6 +1,7 @@
 // Shared zod schemas of webhook endpoints and deliveries (SPEC.md "Webhook endpoint", "Webhook delivery"): one source
 // for service validation, the REST door and OpenAPI.
 import { z } from 'zod';
+import { WorkspaceIdSchema } from '../accounts/schemas.js';
 
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed'] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -19,7 +20,7 @@ export const CreateWebhookInputSchema = z.object({
     .min(1)
     .optional()
     .describe('Events to deliver; default all (job.completed, job.failed)'),
-  workspace_id: z.string().min(1).max(200).optional().describe('Operators only; workspace keys are pinned to their own workspace'),
+  workspace_id: WorkspaceIdSchema.optional().describe('Operators only; workspace keys are pinned to their own workspace'),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInputSchema>;
 
@@ -94,5 +95,8 @@ export const ListDeliveriesQuerySchema = z.object({
 });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuerySchema>;
 
-export const DrainDeliveriesQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(25).optional() });
+const DrainLimitSchema = z.number().int().min(1).max(25).describe('1 to 25, default 10.');
+export const DrainDeliveriesQuerySchema = z.object({ limit: z.coerce.number().pipe(DrainLimitSchema).optional() });
 export type DrainDeliveriesQuery = z.infer<typeof DrainDeliveriesQuerySchema>;
+/** The optional body of a drain: `{limit}` as in the query (the body wins when both say). */
+export const DrainDeliveriesBodySchema = z.object({ limit: DrainLimitSchema.optional() });

@@ -1,5 +1,5 @@
 // Webhook signing secrets: generated once, shown once, kept only AES-256-GCM encrypted under a key derived from the
-// receipt signing key. Callback_url deliveries use a per-workspace secret derived from the same key, so none is stored.
+// receipt signing key. A job's callback_secret is kept the same way, bound to its job.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
@@ -8,7 +8,6 @@ const PREVIEW_CHARS = 10;
 const IV_BYTES = 12;
 const EMPTY_SALT = Buffer.alloc(0);
 export const ENCRYPTION_KEY_INFO = 'preflight webhook secrets';
-export const CALLBACK_SECRET_INFO_PREFIX = 'preflight callback secret:';
 
 const hkdf = (signingKey: Buffer, info: string): Buffer => Buffer.from(hkdfSync('sha256', signingKey, EMPTY_SALT, info, 32));
 
@@ -20,13 +19,6 @@ export function secretPreview(secret: string): string {
   return `${secret.slice(0, PREVIEW_CHARS)}…`;
 }
 
-/**
- * The secret that signs a workspace's callback_url deliveries:
- * `whsec_` + base64url(HKDF-SHA256(signing key, salt empty, info "preflight callback secret:<workspaceId>", 32 bytes)).
- */
-export function deriveCallbackSecret(signingKey: Buffer, workspaceId: string): string {
-  return SECRET_PREFIX + hkdf(signingKey, CALLBACK_SECRET_INFO_PREFIX + workspaceId).toString('base64url');
-}
 
 /** Encrypts and decrypts endpoint secrets; `context` (the webhookId) is bound as additional data, so ciphertexts cannot be swapped between records. */
 export class SecretBox {

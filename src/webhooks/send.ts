@@ -12,7 +12,11 @@ export type WebhookSender = (
   options?: { signal: AbortSignal },
 ) => Promise<{ status: number; bodyText?: string }>;
 
-export type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+/** `permanent`: the target itself is refused (not a public address, not https), so retrying cannot help. */
+export type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string; permanent: boolean };
+
+/** The poster's refusals of the target (remote ingress policy): the URL or what it resolves to is not allowed. */
+const TARGET_REFUSALS = new Set(['remote_url_forbidden', 'remote_url_insecure', 'remote_url_invalid']);
 
 const MAX_ERROR_CHARS = 500;
 const RESPONSE_EXCERPT_CHARS = 200;
@@ -31,10 +35,12 @@ export async function attemptPost(send: WebhookSender, url: string, body: string
     const { status, bodyText } = await Promise.race([send(url, body, headers, { signal: abort.signal }), timeout]);
     if (status >= 200 && status < 300) return { ok: true, status };
     const excerpt = bodyText?.trim().slice(0, RESPONSE_EXCERPT_CHARS);
-    return { ok: false, status, error: `receiver answered HTTP ${status}${excerpt ? `: ${excerpt}` : ''}` };
+    return { ok: false, status, error: `receiver answered HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`, permanent: false };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, status: null, error: message.slice(0, MAX_ERROR_CHARS) };
+    const code = (err as { code?: unknown } | null)?.code;
+    const refused = typeof code === 'string' && TARGET_REFUSALS.has(code);
+    return { ok: false, status: null, error: (refused ? `${code}: ${message}` : message).slice(0, MAX_ERROR_CHARS), permanent: refused };
   } finally {
     clearTimeout(timer);
   }

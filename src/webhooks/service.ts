@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ingress/media.js';
-import type { Principal } from '../service.js';
+import type { JobCallback, Principal } from '../service.js';
 import { loadSigningKey } from '../signing-key.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/records.js';
@@ -25,7 +25,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointList,
 } from './schemas.js';
-import { deriveCallbackSecret, newSigningSecret, SecretBox, secretPreview } from './secrets.js';
+import { newSigningSecret, SecretBox, secretPreview } from './secrets.js';
 import { attemptPost, type WebhookSender } from './send.js';
 import { signatureHeaderValue } from './signature.js';
 import { assertDeliveryUrl } from './url-policy.js';
@@ -52,6 +52,9 @@ const DRAIN_DEFAULT_LIMIT = 10;
 const DRAIN_MAX_LIMIT = 25;
 const LIST_DEFAULT_LIMIT = 50;
 const WORKER_PRINCIPAL: Principal = { workspaceId: '*', scopes: ['*'], operator: true };
+
+/** Additional data that binds a sealed callback secret to its job. */
+const callbackContext = (jobId: string) => `callback:${jobId}`;
 
 /** A delivery that can never succeed as stored (endpoint gone, secret unreadable): failed without using its retries. */
 class UndeliverableError extends Error {}
@@ -100,13 +103,20 @@ export class WebhookService {
     return this.secretBoxCache;
   }
 
-  /** The secret that signs `workspaceId`'s callback_url deliveries; show it only to that workspace's owner. */
-  callbackSecretFor(workspaceId: string): string {
-    return deriveCallbackSecret(this.signingKey(), workspaceId);
+  /** Seals a job's callback_secret for storage: encrypted, and bound to the job so it signs that job's callback only. */
+  sealCallbackSecret(jobId: string, secret: string): string {
+    return this.secretBox().encrypt(secret, callbackContext(jobId));
   }
 
   private secretFor(delivery: WebhookDeliveryRecord): string {
-    if (delivery.webhookId === null) return this.callbackSecretFor(delivery.workspaceId ?? '');
+    if (delivery.webhookId === null) {
+      if (!delivery.callbackSecretSealed) throw new UndeliverableError('the job has no callback_secret to sign with (created before callback secrets)');
+      try {
+        return this.secretBox().decrypt(delivery.callbackSecretSealed, callbackContext(delivery.jobId));
+      } catch {
+        throw new UndeliverableError('the callback secret cannot be decrypted (was the signing key changed?)');
+      }
+    }
     const endpoint = this.store.data.webhooks.find((w) => w.webhookId === delivery.webhookId);
     if (!endpoint) throw new UndeliverableError(`webhook endpoint ${delivery.webhookId} was deleted`);
     try {
@@ -179,13 +189,13 @@ export class WebhookService {
    * Records one pending delivery per endpoint of the job's workspace subscribed to the event, and one for the job's
    * callback_url. Idempotent per job, event and target. A callback_url the policy refuses is recorded as failed.
    */
-  async enqueueJobEvent(job: FinishedJob, callbackUrl?: string | null): Promise<WebhookDelivery[]> {
+  async enqueueJobEvent(job: FinishedJob, callback?: JobCallback | null): Promise<WebhookDelivery[]> {
     const eventType = eventTypeOf(job);
     const at = this.now();
     const payload = jobEventPayload(job, at);
     const exists = (webhookId: string | null, url: string) =>
       this.store.data.deliveries.some((d) => d.jobId === job.jobId && d.eventType === eventType && d.webhookId === webhookId && (webhookId !== null || d.url === url));
-    const newDelivery = (target: { webhookId: string | null; url: string; ownerEmail: string | null; apiKeyId: string | null }): WebhookDeliveryRecord => ({
+    const newDelivery = (target: { webhookId: string | null; url: string; ownerEmail: string | null; apiKeyId: string | null; callbackSecretSealed?: string }): WebhookDeliveryRecord => ({
       deliveryId: newId('dlv'),
       ...target,
       eventType,
@@ -207,10 +217,10 @@ export class WebhookService {
     const created: WebhookDeliveryRecord[] = this.store.data.webhooks
       .filter((w) => w.workspaceId === job.workspaceId && w.eventTypes.includes(eventType) && !exists(w.webhookId, w.url))
       .map((w) => newDelivery({ webhookId: w.webhookId, url: w.url, ownerEmail: w.ownerEmail, apiKeyId: w.apiKeyId }));
-    if (callbackUrl && !exists(null, callbackUrl)) {
-      const delivery = newDelivery({ webhookId: null, url: callbackUrl, ownerEmail: null, apiKeyId: null });
+    if (callback && !exists(null, callback.url)) {
+      const delivery = newDelivery({ webhookId: null, url: callback.url, ownerEmail: null, apiKeyId: null, callbackSecretSealed: callback.sealedSecret });
       try {
-        assertDeliveryUrl(callbackUrl, this.env);
+        assertDeliveryUrl(callback.url, this.env);
       } catch (err) {
         Object.assign(delivery, { status: 'failed', nextAttemptAt: null, lastError: (err as Error).message });
       }
@@ -339,7 +349,7 @@ export class WebhookService {
           Object.assign(d, { status: 'sent', sentAt: endedAt.toISOString(), nextAttemptAt: null, lastError: null });
           return;
         }
-        const next = nextAttemptAfter(d.attemptCount, endedAt);
+        const next = outcome.permanent ? null : nextAttemptAfter(d.attemptCount, endedAt);
         Object.assign(d, { status: next ? 'pending' : 'failed', nextAttemptAt: next?.toISOString() ?? null, lastError: outcome.error });
       });
       return publicDelivery(updated);

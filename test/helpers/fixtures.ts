@@ -102,3 +102,7 @@ export const superWhiteBroadcast = () =>
     '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv422p',
     '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', '-an',
   ]);
+
+/** Podcast-style audio of `seconds` with a tone of `hz` (distinct files for distinct tones), AAC: for metering tests. */
+export const podcastOf = (seconds: number, hz: number) =>
+  generate(`podcast-${seconds}s-${hz}hz.m4a`, ['-f', 'lavfi', '-i', `aevalsrc=exprs='0.15849*sin(2*PI*${hz}*t)|0.15849*sin(2*PI*${hz}*t)':s=48000:d=${seconds}`, '-c:a', 'aac', '-b:a', '64k']);

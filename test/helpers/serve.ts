@@ -24,13 +24,13 @@ export interface RunningServer {
 }
 
 /**
- * Starts `preflight serve` on a free loopback port with a fresh data dir and waits until it listens. `args` may use
- * `{port}` for the chosen port (e.g. `--public-url http://127.0.0.1:{port}`).
+ * Starts `preflight serve` on a free loopback port and waits until it listens: with a fresh data dir unless `opts.home`
+ * names one. `opts.args` may use `{port}` for the chosen port (e.g. `--public-url http://127.0.0.1:{port}`).
  */
-export async function startServe(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
+export async function startServe(env: Record<string, string>, opts: { args?: string[]; home?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const home = mkdtempSync(join(tmpdir(), 'preflight-serve-'));
-  const extra = args.map((a) => a.replaceAll('{port}', String(port)));
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'preflight-serve-'));
+  const extra = (opts.args ?? []).map((a) => a.replaceAll('{port}', String(port)));
   const proc = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...extra], {
     env: { ...process.env, PREFLIGHT_HOME: home, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -29,7 +29,7 @@ export interface CreatedJob {
 }
 
 /** What the server's queue records of a request; other options (cost economics, inline content) would be lost. */
-const KEPT_BY_QUEUE = new Set(['upload_id', 'size_bytes', 'profile', 'checks', 'plan_id', 'idempotency_key', 'duration_seconds', 'callback_url', 'process_async']);
+const KEPT_BY_QUEUE = new Set(['upload_id', 'size_bytes', 'profile', 'checks', 'plan_id', 'idempotency_key', 'duration_seconds', 'callback_url', 'callback_secret', 'process_async']);
 
 const ESTIMATE_FIELDS = ['duration_seconds', 'profile', 'checks', 'plan_id', 'plan_price_cents', 'included_minutes', 'ai_review_seconds', 'cost_guardrail'] as const;
 
@@ -66,13 +66,8 @@ async function precheckOptions(api: RemoteApi, options: Partial<Record<(typeof E
  * (missing_media), so the lookup can never start a job.
  */
 async function findByIdempotencyKey(api: RemoteApi, key: string, signal?: AbortSignal): Promise<RemoteJob | null> {
-  try {
-    const { status, body } = await api.json<RemoteJob>('POST', '/v1/qc/jobs', { body: { idempotency_key: key, process_async: true }, signal });
-    return status === 200 ? body : null;
-  } catch (err) {
-    if (err instanceof ServiceError && err.code === 'missing_media') return null;
-    throw err;
-  }
+  const { body } = await api.json<{ jobs: RemoteJob[] }>('GET', '/v1/qc/jobs', { query: { idempotency_key: key, limit: 1 }, signal });
+  return body.jobs[0] ?? null;
 }
 
 /** The job's current state; null while the server cannot be reached, so a network blip does not end the wait. */

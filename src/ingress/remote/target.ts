@@ -77,6 +77,18 @@ function assertPublicAddresses(addresses: LookupAddress[], host: string): void {
   }
 }
 
+/**
+ * The host checks that need no DNS: a reserved name (localhost, metadata, private-use suffixes) or an IP literal
+ * outside public unicast is refused. For URLs another program fetches (yt-dlp), where we cannot pin the address.
+ */
+export function assertPublicHostName(url: URL, policy: TargetPolicy): void {
+  if (isExempt(url, effectivePort(url), policy)) return;
+  const hostname = unbracket(url.hostname);
+  if (isForbiddenHostname(hostname)) throw forbiddenTarget(url.host, 'reserved name');
+  const range = isIP(hostname) ? forbiddenRange(hostname) : null;
+  if (range) throw forbiddenTarget(url.host, range);
+}
+
 /** Scheme, name and address checks of one hop; resolves DNS once, and the result is what the request connects to. */
 export async function checkTarget(url: URL, policy: TargetPolicy, signal?: AbortSignal): Promise<CheckedTarget> {
   assertScheme(url, policy);

@@ -7,7 +7,7 @@ import { accepted, expected, type Expectations, type TextLine } from './expectat
 import type { MaterialId } from './materials.js';
 import {
   LOSSY_CEILING, WEB_LUFS,
-  audiogram, broadcastProgramme, captionFilter, captionTruth, captionedLandscape, captionedShort, clapper, kenBurnsSlow,
+  audiogram, broadcastProgramme, captionFilter, captionTruth, captioned, clapper, kenBurnsSlow,
   lineupTone, monoPodcast, musicOnly, panShot, podcast, recordedSpeechSlideshow, slideshowCrossfades, slideshowCuts, slideshowHeld,
   slideshowVertical, staticSway, testSource, type Caption, type CaptionLayout, type Programme,
 } from './programmes.js';
@@ -101,7 +101,7 @@ const LOW_BOX = '#6e6e6e';
 interface CaptionCase {
   name: string;
   what: string;
-  photos: Parameters<typeof captionedShort>[1];
+  photos: Parameters<typeof captioned>[1];
   captions: Caption[];
   seconds: number;
   layout: CaptionLayout;
@@ -110,7 +110,6 @@ interface CaptionCase {
 }
 
 function captionCase(c: CaptionCase, kind: 'clean' | 'defect', flags: Expectations['flags']): CorpusEntry {
-  const landscape = c.layout.w > c.layout.h;
   return {
     name: c.name,
     what: c.what,
@@ -118,7 +117,7 @@ function captionCase(c: CaptionCase, kind: 'clean' | 'defect', flags: Expectatio
     needs: CAPTIONED,
     expect: { flags, text: captionTruth(c.captions, c.seconds, c.truthStyle) },
     build: async (kit) => {
-      const p = landscape ? captionedLandscape(kit, c.photos, c.captions, c.seconds, c.music) : captionedShort(kit, c.photos, c.captions, c.seconds, c.music);
+      const p = captioned(kit, c.photos, c.captions, c.seconds, c.music, c.layout.w, c.layout.h);
       return encode(kit, c.name, p, { vf: await captionFilter(kit, c.captions, c.seconds, c.layout) });
     },
   };
@@ -132,7 +131,7 @@ const captionSpan = (captions: Caption[], seconds: number): [number, number] => 
 
 // ------------------------------------------------------------------------------------------------ thumbnails
 
-const TITLE = (text: string, y: string, color = 'white', size = 120): TextDraw => ({ text, font: 'sansBold', size, color, x: '(w-text_w)/2', y, style: 'outlined', border: 8 });
+const TITLE = (text: string, y: string, color = 'white', size = 120, font: TextDraw['font'] = 'sansBold'): TextDraw => ({ text, font, size, color, x: '(w-text_w)/2', y, style: 'outlined', border: 8 });
 
 function thumbnail(name: string, what: string, kind: 'clean' | 'defect', photo: Parameters<typeof finalThumbnail>[2], texts: { draw: TextDraw; style: TextLine['style'] }[], flags: Expectations['flags'], format: 'jpg' | 'png' = 'jpg'): CorpusEntry {
   return {
@@ -204,7 +203,7 @@ export const CORPUS: CorpusEntry[] = [
   cleanCaptions({ name: 'captions-plain-1line-9x16', what: '8.5 s short: plain white captions (no outline, no box) over dark photos', photos: ['Storm', 'TwoWings', 'Storm'], captions: PLAIN_1, seconds: 8.5, layout: { ...SHORT, top: 0.58, style: 'plain' }, truthStyle: 'plain', music: 1 }),
   cleanCaptions({ name: 'captions-plain-2line-16x9', what: '8 s 720p: plain white captions in two lines over dark photos', photos: ['Storm', 'TwoWings'], captions: PLAIN_2, seconds: 8, layout: { ...LANDSCAPE, top: 0.74, style: 'plain' }, truthStyle: 'plain', music: 2 }),
   cleanCaptions({ name: 'captions-outlined-16x9', what: '9 s 720p slideshow: outlined one-line captions at the bottom', photos: ['FreshFlower', 'Garden', 'YellowFlower'], captions: OUTLINED_LANDSCAPE, seconds: 9, layout: { ...LANDSCAPE, top: 0.8, style: 'outlined' }, truthStyle: 'outlined', music: 0 }),
-  cleanCaptions({ name: 'captions-boxed-2line-16x9', what: '8 s 720p slideshow: boxed two-line captions', photos: ['Wood', 'Blinds'], captions: BOXED_LANDSCAPE, seconds: 8, layout: { ...LANDSCAPE, top: 0.74, style: 'boxed' }, truthStyle: 'boxed', music: 1 }),
+  cleanCaptions({ name: 'captions-boxed-2line-16x9', what: '8 s 720p slideshow: boxed two-line captions in DejaVu Sans Bold', photos: ['Wood', 'Blinds'], captions: BOXED_LANDSCAPE, seconds: 8, layout: { ...LANDSCAPE, top: 0.74, style: 'boxed', font: 'dejavuBold' }, truthStyle: 'boxed', music: 1 }),
   {
     name: 'screen-recording-16x9',
     what: '10 s 720p screen capture: a terminal window on a wallpaper, commands typed at 12 characters a second with a caret, output appearing, a mouse pointer moving; narration',
@@ -558,9 +557,9 @@ export const CORPUS: CorpusEntry[] = [
     { draw: TITLE('STORM SEASON', 'h*0.14', '#ffd400', 118), style: 'bold-title' },
     { draw: { text: 'NEW', font: 'sansBold', size: 48, color: 'black', x: 'w-190', y: 'h-112', style: 'boxed', boxColor: '#ffd400', border: 14 }, style: 'badge' },
   ], [expected('thumbnail_text_readability', 'WATCH', null, 'text under the duration-badge corner is covered in feeds: WATCH')]),
-  thumbnail('thumb-long-title', 'meadow photo with a nine-word title in two lines', 'defect', 'GreenMeadow', [
-    { draw: TITLE('HOW TO GROW A WILD', 'h*0.1', 'white', 84), style: 'bold-title' },
-    { draw: TITLE('MEADOW IN YOUR GARDEN', 'h*0.1+110', 'white', 84), style: 'bold-title' },
+  thumbnail('thumb-long-title', 'meadow photo with a nine-word title in two lines (DejaVu Sans Bold)', 'defect', 'GreenMeadow', [
+    { draw: TITLE('HOW TO GROW A WILD', 'h*0.1', 'white', 84, 'dejavuBold'), style: 'bold-title' },
+    { draw: TITLE('MEADOW IN YOUR GARDEN', 'h*0.1+110', 'white', 84, 'dejavuBold'), style: 'bold-title' },
   ], [expected('thumbnail_text_readability', 'WATCH', null, 'nine words is over the five a feed reads: WATCH')]),
 ];
 

@@ -9,7 +9,7 @@ import { runTool } from '../../engine/ffmpeg/run.js';
 import { ffmpegPath } from '../../engine/ffmpeg/binaries.js';
 
 /** Bump to rebuild every part (e.g. after changing a shared encoder setting). */
-const RECIPE_VERSION = 1;
+const RECIPE_VERSION = 2;
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 
 /** Makes muxers and encoders write no version strings or dates, so the same recipe gives the same bytes. */
@@ -53,6 +53,11 @@ export class Parts {
     this.pending.set(out, job);
     return job;
   }
+}
+
+/** A part made by one ffmpeg run, keyed by its whole argument list: any change of recipe makes a new part. */
+export function ffmpegPart(parts: Parts, stem: string, ext: string, args: string[], final = false): Promise<string> {
+  return parts.make(stem, ext, { ffmpeg: args }, (out) => ffmpeg([...args, out]).then(() => undefined), final);
 }
 
 async function run(file: string, args: string[]): Promise<string> {

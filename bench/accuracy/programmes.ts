@@ -1,6 +1,6 @@
 // The clean programmes of the accuracy corpus, as picture and sound parts. Corpus entries encode them as they are
 // (the clean controls) or inject one defect into a copy, so every defect has its clean control beside it.
-import { BITEXACT, ffmpeg } from './parts.js';
+import { BITEXACT, ffmpegPart } from './parts.js';
 import { FPS, X264_PART, drawtexts, filterAudio, filterVideo, master, mix, musicBed, narration, photoMove, sequence, soundAt, voiceTrack, type CaptionStyle, type Kit, type Move, type Phrase, type TextDraw } from './recipes.js';
 import type { TextLine } from './expectations.js';
 
@@ -25,9 +25,7 @@ export interface Programme {
 /** A room-tone floor (about −66 dBFS RMS) under recorded and synthesised speech: real pauses are never digital zero. */
 const ROOM_TONE_DB = -66;
 export function roomTone(kit: Kit, seconds: number): Promise<string> {
-  return kit.parts.make('roomtone', 'wav', { seconds }, async (out) => {
-    await ffmpeg(['-f', 'lavfi', '-i', `anoisesrc=c=pink:r=48000:a=${(10 ** (ROOM_TONE_DB / 20) * 2).toFixed(6)}:seed=7:d=${seconds}`, '-ac', '2', '-c:a', 'pcm_f32le', ...BITEXACT, out]);
-  });
+  return ffmpegPart(kit.parts, 'roomtone', 'wav', ['-f', 'lavfi', '-i', `anoisesrc=c=pink:r=48000:a=${(10 ** (ROOM_TONE_DB / 20) * 2).toFixed(6)}:seed=7:d=${seconds}`, '-ac', '2', '-c:a', 'pcm_f32le', ...BITEXACT]);
 }
 
 /** Pauses in speech with nothing under it stay natural (issue 14: 0.5–1.5 s). */
@@ -53,8 +51,6 @@ function programme(kit: Kit, seconds: number, video: Promise<string> | null, mix
   return { seconds, video: video && handled(video), mix: handled(mixed), audio: handled(mixed.then((m) => master(kit, m, lufs, ceiling, mono))) };
 }
 
-const shots = (kit: Kit, moves: Move[], w: number, h: number, fps = FPS) => Promise.all(moves.map(async (m) => ({ path: await photoMove(kit, m, w, h, fps), seconds: m.seconds })));
-
 // ------------------------------------------------------------------------------------------------ narrated slideshows
 
 export const SLIDESHOW_PHRASES: Phrase[] = [
@@ -71,7 +67,7 @@ const SLIDESHOW_MOVES: Move[] = [
 
 /** 10 s, 16:9: four photos with slow Ken Burns moves and hard cuts, narration over a music bed. */
 export function slideshowCuts(kit: Kit, w = 1280, h = 720): Programme {
-  const video = shots(kit, SLIDESHOW_MOVES, w, h).then((s) => sequence(kit, s, [0, 0, 0], w, h));
+  const video = sequence(kit, SLIDESHOW_MOVES, [0, 0, 0], w, h);
   return programme(kit, 10, video, voiceOverMusic(kit, SLIDESHOW_PHRASES, 10, { variant: 0, db: -20 }));
 }
 
@@ -88,7 +84,7 @@ export function slideshowCrossfades(kit: Kit): Programme {
     { at: 3.8, text: 'Some flowers open only in the sun.' },
     { at: 7.4, text: 'Others wait for the evening rain.' },
   ];
-  const video = shots(kit, moves, 1280, 720).then((s) => sequence(kit, s, [1, 1, 1], 1280, 720));
+  const video = sequence(kit, moves, [1, 1, 1], 1280, 720);
   return programme(kit, 11, video, voiceOverMusic(kit, phrases, 11, { variant: 1, db: -19 }));
 }
 
@@ -104,7 +100,7 @@ export function slideshowHeld(kit: Kit): Programme {
     { at: 3.4, text: 'A beetle on a stem.', voice: 'en-gb' },
     { at: 6.2, text: 'A flower after the rain.', voice: 'en-gb' },
   ];
-  const video = shots(kit, moves, 1280, 720).then((s) => sequence(kit, s, [0, 0], 1280, 720));
+  const video = sequence(kit, moves, [0, 0], 1280, 720);
   return programme(kit, 9, video, voiceOverMusic(kit, phrases, 9, null));
 }
 
@@ -134,7 +130,7 @@ export function slideshowVertical(kit: Kit, w = 1080, h = 1920): Programme {
     { photo: 'LadyBird', seconds: 3.53, zoom: [1.1, 1], from: [0.75, 0.5], to: [0.7, 0.5] },
     { photo: 'YellowFlower', seconds: 3.54, zoom: [1.05, 1.15], from: [0.6, 0.5], to: [0.6, 0.5] },
   ];
-  const video = shots(kit, moves, w, h).then((s) => sequence(kit, s, [0.8, 0.8], w, h));
+  const video = sequence(kit, moves, [0.8, 0.8], w, h);
   return programme(kit, 9, video, voiceOverMusic(kit, VERTICAL_PHRASES, 9, { variant: 0, db: -21 }));
 }
 
@@ -155,7 +151,7 @@ export interface CaptionLayout {
   style: CaptionStyle;
   color?: string;
   boxColor?: string;
-  font?: 'sansBold' | 'sans';
+  font?: TextDraw['font'];
 }
 
 export interface CaptionWindow extends Caption {
@@ -189,19 +185,13 @@ export function captionTruth(captions: Caption[], seconds: number, style: TextLi
   return captionWindows(captions, seconds).flatMap((c) => c.lines.map((text) => ({ text, style, start: c.start, end: c.end })));
 }
 
-/** A captioned short: vertical shots changing with each caption, the captions spoken, music under them. */
-export function captionedShort(kit: Kit, photos: Move['photo'][], captions: Caption[], seconds: number, musicVariant: number, w = 1080, h = 1920): Programme {
+/** A captioned programme (a 9:16 short or a 16:9 slideshow): a photo per caption, crossfaded, each caption spoken over music. */
+export function captioned(kit: Kit, photos: Move['photo'][], captions: Caption[], seconds: number, musicVariant: number, w: number, h: number): Programme {
   const each = (seconds + (photos.length - 1) * 0.5) / photos.length;
   const moves: Move[] = photos.map((photo, i) => ({ photo, seconds: Number(each.toFixed(3)), zoom: i % 2 ? [1.12, 1.02] : [1.02, 1.12] }));
-  const video = shots(kit, moves, w, h).then((s) => sequence(kit, s, photos.slice(1).map(() => 0.5), w, h));
-  const windows = captionWindows(captions, seconds);
-  const phrases = windows.map((c) => ({ at: c.at, text: c.lines.join(' '), endBy: c.end }));
+  const video = sequence(kit, moves, photos.slice(1).map(() => 0.5), w, h);
+  const phrases = captionWindows(captions, seconds).map((c) => ({ at: c.at, text: c.lines.join(' '), endBy: c.end }));
   return programme(kit, seconds, video, voiceOverMusic(kit, phrases, seconds, { variant: musicVariant, db: -21 }));
-}
-
-/** A landscape captioned slideshow: 16:9 shots with crossfades, the captions spoken over music. */
-export function captionedLandscape(kit: Kit, photos: Move['photo'][], captions: Caption[], seconds: number, musicVariant: number): Programme {
-  return captionedShort(kit, photos, captions, seconds, musicVariant, 1280, 720);
 }
 
 /** The final picture filter for captions drawn on a programme. */
@@ -238,9 +228,7 @@ export function testSource(kit: Kit, source: 'testsrc2' | 'mandelbrot' | 'life',
     mandelbrot: `mandelbrot=s=640x360:r=${FPS}:end_scale=0.05,trim=duration=${seconds},scale=1280:720:flags=bicubic`,
     life: `life=s=320x180:r=${FPS}:seed=42:ratio=0.12:mold=8:life_color=#a3be8c:death_color=#2e3440:mold_color=#4c566a,trim=duration=${seconds},scale=1280:720:flags=neighbor`,
   }[source];
-  const video = kit.parts.make(`src-${source}`, 'mp4', { src }, async (out) => {
-    await ffmpeg(['-f', 'lavfi', '-i', src, '-frames:v', String(seconds * FPS), ...X264_PART, ...BITEXACT, out]);
-  });
+  const video = ffmpegPart(kit.parts, `src-${source}`, 'mp4', ['-f', 'lavfi', '-i', src, '-frames:v', String(seconds * FPS), ...X264_PART, ...BITEXACT]);
   const music = (async () => mix(kit, null, [{ path: await musicBed(kit, variant, 100 + variant * 12), db: 0 }], seconds))();
   return programme(kit, seconds, video, music);
 }
@@ -258,7 +246,7 @@ export function recordedSpeechSlideshow(kit: Kit): Programme {
     { photo: 'Aqua', seconds: 5, zoom: [1, 1.05] },
     { photo: 'RainDrops', seconds: 5, zoom: [1.05, 1] },
   ];
-  const video = shots(kit, moves, 1280, 720).then((s) => sequence(kit, s, [0], 1280, 720));
+  const video = sequence(kit, moves, [0], 1280, 720);
   const mixed = (async () => {
     const voice = await voiceTrack(kit, clips, seconds);
     return mix(kit, voice, [{ path: await musicBed(kit, 1, 88), db: -22 }], seconds);
@@ -276,12 +264,8 @@ export const CLAPPER_CUTS = [1.5, 3, 4.5, 6, 7.5];
 export function clapper(kit: Kit, audioLateMs = 0): Programme {
   const seconds = 9;
   const photos: Move['photo'][] = ['Storm', 'Dune', 'Wood', 'Aqua', 'Garden', 'TwoWings'];
-  const video = (async () => {
-    const s = await shots(kit, photos.map((photo) => ({ photo, seconds: 1.5 })), 1280, 720);
-    const seq = await sequence(kit, s, photos.slice(1).map(() => 0), 1280, 720);
-    const flashes = CLAPPER_CUTS.map((t) => `drawbox=c=white:t=fill:enable='between(t,${t},${(t + 0.06).toFixed(2)})'`).join(',');
-    return filterVideo(kit, 'clapper', seq, flashes);
-  })();
+  const flashes = CLAPPER_CUTS.map((t) => `drawbox=c=white:t=fill:enable='between(t,${t},${(t + 0.06).toFixed(2)})'`).join(',');
+  const video = sequence(kit, photos.map((photo) => ({ photo, seconds: 1.5 })), photos.slice(1).map(() => 0), 1280, 720, FPS, flashes);
   const mixed = (async () => {
     const clicks = await soundAt(kit, 'camera-shutter', CLAPPER_CUTS.map((t) => t + audioLateMs / 1000), seconds);
     return mix(kit, null, [{ path: clicks, db: 0 }, { path: await musicBed(kit, 2, 120), db: -14 }], seconds);
@@ -339,9 +323,7 @@ export function monoPodcast(kit: Kit): Programme {
       { at: 7.3, text: 'Both sides are working.' },
     ], seconds, NATURAL_PAUSE);
     const room = await roomTone(kit, seconds);
-    return kit.parts.make('mono-podcast', 'wav', { voice, room }, (out) =>
-      ffmpeg(['-i', voice, '-i', room, '-filter_complex', '[1:a]pan=mono|c0=c0[r];[0:a][r]amix=inputs=2:duration=first,volume=2', '-c:a', 'pcm_f32le', '-ac', '1', ...BITEXACT, out]).then(() => undefined),
-    );
+    return ffmpegPart(kit.parts, 'mono-podcast', 'wav', ['-i', voice, '-i', room, '-filter_complex', '[1:a]pan=mono|c0=c0[r];[0:a][r]amix=inputs=2:duration=first,volume=2', '-c:a', 'pcm_f32le', '-ac', '1', ...BITEXACT]);
   })();
   return programme(kit, seconds, null, mixed, PODCAST_LUFS, LOSSY_CEILING, true);
 }
@@ -349,9 +331,7 @@ export function monoPodcast(kit: Kit): Programme {
 /** 8 s of a 1 kHz line-up tone on both channels, set to −16 LUFS (a plain gain: a normalised sine). */
 export function lineupTone(kit: Kit): Programme {
   const seconds = 8;
-  const tone = kit.parts.make('tone', 'wav', { seconds }, (out) =>
-    ffmpeg(['-f', 'lavfi', '-i', `aevalsrc=exprs='0.25*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t)':s=48000:d=${seconds}`, '-c:a', 'pcm_f32le', ...BITEXACT, out]).then(() => undefined),
-  );
+  const tone = ffmpegPart(kit.parts, 'tone', 'wav', ['-f', 'lavfi', '-i', `aevalsrc=exprs='0.25*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t)':s=48000:d=${seconds}`, '-c:a', 'pcm_f32le', ...BITEXACT]);
   return programme(kit, seconds, null, tone, PODCAST_LUFS, PCM_CEILING);
 }
 
@@ -371,11 +351,8 @@ export function broadcastProgramme(kit: Kit, bars: 'smptehdbars' | 'smptebars' =
   const seconds = 8;
   const fps = 25;
   const video = (async () => {
-    const head = await kit.parts.make('bars', 'mp4', { fps, bars }, async (out) => {
-      await ffmpeg(['-f', 'lavfi', '-i', `${bars}=s=1920x1080:r=${fps}:d=1`, ...X264_PART, ...BITEXACT, out]);
-    });
-    const s = await shots(kit, [{ photo: 'Storm', seconds: 4, zoom: [1, 1.06] }, { photo: 'Dune', seconds: 4, zoom: [1.06, 1] }], 1920, 1080, fps);
-    return sequence(kit, [{ path: head, seconds: 1 }, ...s], [0, 1], 1920, 1080, fps);
+    const head = await ffmpegPart(kit.parts, 'bars', 'mp4', ['-f', 'lavfi', '-i', `${bars}=s=1920x1080:r=${fps}:d=1`, ...X264_PART, ...BITEXACT]);
+    return sequence(kit, [{ path: head, seconds: 1 }, { photo: 'Storm', seconds: 4, zoom: [1, 1.06] }, { photo: 'Dune', seconds: 4, zoom: [1.06, 1] }], [0, 1], 1920, 1080, fps);
   })();
   const phrases: Phrase[] = [
     { at: 1.5, text: 'Tonight, the storm reaches the coast.', voice: 'en-gb' },

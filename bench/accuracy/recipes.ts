@@ -5,7 +5,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ffmpegEbur128 } from './meters.js';
-import { BITEXACT, ffmpeg, Parts, runBinary } from './parts.js';
+import { BITEXACT, ffmpeg, ffmpegPart, Parts, runBinary } from './parts.js';
 import { FONT_FILES, type FontName, type Materials, type PhotoName, type RecordedSpeechName } from './materials.js';
 
 export interface Kit {
@@ -29,7 +29,7 @@ export const DEJAVU_BOLD = join(dirname(require.resolve('dejavu-fonts-ttf/packag
 export const FPS = 30;
 const RATE = 48000;
 /** Fixed thread count: x264 output depends on it, so the same recipe gives the same bytes on any machine. */
-export const X264_PART = ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '12', '-pix_fmt', 'yuv420p', '-threads', '2'];
+export const X264_PART = ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-threads', '2'];
 const X264_FINAL = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-threads', '2', '-movflags', '+faststart'];
 const F32 = ['-c:a', 'pcm_f32le', '-ar', String(RATE)];
 const AAC = ['-c:a', 'aac', '-b:a', '160k', '-ar', String(RATE)];
@@ -54,9 +54,16 @@ export interface Move {
   to?: [number, number];
 }
 
-/** A photo filling a w×h picture, moved by zoompan (a Ken Burns move); zoom 1→1 with from = to is a held still. */
-export function photoMove(kit: Kit, m: Move, w: number, h: number, fps = FPS): Promise<string> {
-  const photo = photoFile(kit, m.photo);
+/** A recorded clip used as a shot (e.g. colour bars). */
+export interface Shot {
+  path: string;
+  seconds: number;
+}
+
+const isMove = (s: Move | Shot): s is Move => 'photo' in s;
+
+/** The filter chain that turns a looped photo into a w×h Ken Burns move of `m.seconds` (zoom 1→1, from = to: a held still). */
+function moveChain(m: Move, w: number, h: number, fps: number): string {
   const n = Math.round(m.seconds * fps);
   const [z0, z1] = m.zoom ?? [1, 1];
   const [x0, y0] = m.from ?? [0.5, 0.5];
@@ -65,28 +72,21 @@ export function photoMove(kit: Kit, m: Move, w: number, h: number, fps = FPS): P
   const scale = Math.max(1, Math.min(1.5, 1920 / Math.max(w, h)));
   const [sw, sh] = [even(w * scale), even(h * scale)];
   const lerp = (a: number, b: number) => `(${num(a)})+(${num(b - a)})*on/${Math.max(1, n - 1)}`;
-  const vf = [
+  return [
     `scale=${sw}:${sh}:force_original_aspect_ratio=increase`,
     `crop=${sw}:${sh}`,
     'setsar=1',
     `zoompan=z=${q(lerp(z0, z1))}:x=${q(`(iw-iw/zoom)*(${lerp(x0, x1)})`)}:y=${q(`(ih-ih/zoom)*(${lerp(y0, y1)})`)}:d=1:s=${w}x${h}:fps=${fps}`,
-    'format=yuv420p',
+    `trim=end_frame=${n}`,
   ].join(',');
-  return kit.parts.make(`move-${m.photo}`, 'mp4', { photo, n, z0, z1, x0, y0, x1, y1, w, h, fps }, (out) =>
-    ffmpeg(['-loop', '1', '-framerate', String(fps), '-i', photo, '-vf', vf, '-frames:v', String(n), ...X264_PART, ...BITEXACT, out]).then(() => undefined),
-  );
-}
-
-export interface Shot {
-  path: string;
-  seconds: number;
 }
 
 /**
- * Shots one after another: `fades[i]` is the crossfade into shot i+1 in seconds (0 = hard cut). Every shot is laid
- * over a black canvas at its start time, so the timeline is exact and nothing is re-timed.
+ * Photo moves and clips one after another in one pass: `fades[i]` is the crossfade into shot i+1 in seconds (0 = a
+ * hard cut). Crossfaded shots are laid over a black canvas at their start times, so the timeline is exact and nothing
+ * is re-timed; cuts alone are concatenated. `post` is a filter chain applied to the whole picture (e.g. flashes).
  */
-export function sequence(kit: Kit, shots: Shot[], fades: number[], w: number, h: number, fps = FPS): Promise<string> {
+export function sequence(kit: Kit, shots: (Move | Shot)[], fades: number[], w: number, h: number, fps = FPS, post = ''): Promise<string> {
   const starts: number[] = [];
   let t = 0;
   shots.forEach((s, i) => {
@@ -95,29 +95,31 @@ export function sequence(kit: Kit, shots: Shot[], fades: number[], w: number, h:
     t += s.seconds;
   });
   const total = t;
+  const crossfades = fades.some((f) => f > 0);
+  const inputs = shots.flatMap((s) => (isMove(s) ? ['-loop', '1', '-framerate', String(fps), '-t', num(s.seconds + 1), '-i', photoFile(kit, s.photo)] : ['-i', s.path]));
   const chains = shots.map((s, i) => {
     const fade = i > 0 ? (fades[i - 1] ?? 0) : 0;
-    const fadeIn = fade > 0 ? `format=yuva420p,fade=t=in:st=0:d=${num(fade)}:alpha=1,` : '';
-    return `[${i}:v]${fadeIn}setpts=PTS-STARTPTS+${num(starts[i])}/TB[s${i}]`;
+    const source = isMove(s) ? `${moveChain(s, w, h, fps)},` : '';
+    const fadeIn = fade > 0 ? `format=yuva420p,fade=t=in:st=0:d=${num(fade)}:alpha=1,` : 'format=yuv420p,';
+    return `[${i}:v]${source}${fadeIn}setpts=PTS-STARTPTS${crossfades ? `+${num(starts[i])}/TB` : ''}[s${i}]`;
   });
-  let graph = `color=c=black:s=${w}x${h}:r=${fps}:d=${num(total)}[c0];${chains.join(';')}`;
-  shots.forEach((_, i) => (graph += `;[c${i}][s${i}]overlay=eof_action=pass${i === shots.length - 1 ? ',format=yuv420p' : `[c${i + 1}]`}`));
-  const inputs = shots.flatMap((s) => ['-i', s.path]);
-  return kit.parts.make('sequence', 'mp4', { inputs, fades, w, h, fps }, (out) =>
-    ffmpeg([...inputs, '-filter_complex', graph, '-frames:v', String(Math.round(total * fps)), ...X264_PART, ...BITEXACT, out]).then(() => undefined),
-  );
+  const tail = `${post ? `${post},` : ''}format=yuv420p`;
+  let graph: string;
+  if (!crossfades) graph = `${chains.join(';')};${shots.map((_, i) => `[s${i}]`).join('')}concat=n=${shots.length}:v=1:a=0,${tail}`;
+  else {
+    graph = `color=c=black:s=${w}x${h}:r=${fps}:d=${num(total)}[c0];${chains.join(';')}`;
+    shots.forEach((_, i) => (graph += `;[c${i}][s${i}]overlay=eof_action=pass${i === shots.length - 1 ? `,${tail}` : `[c${i + 1}]`}`));
+  }
+  return ffmpegPart(kit.parts, 'sequence', 'mp4', [...inputs, '-filter_complex', graph, '-frames:v', String(Math.round(total * fps)), ...X264_PART, ...BITEXACT]);
 }
+
+/** One photo move as a clip. */
+export const photoMove = (kit: Kit, m: Move, w: number, h: number, fps = FPS, post = ''): Promise<string> => sequence(kit, [m], [], w, h, fps, post);
 
 /** Runs a video filter over a part (defect injection, letterboxing, overlays), keeping its timeline. */
 export function filterVideo(kit: Kit, stem: string, input: string, filter: string, extraInputs: string[] = []): Promise<string> {
   const complex = filter.includes('[');
-  return kit.parts.make(stem, 'mp4', { input, filter, extraInputs }, (out) =>
-    ffmpeg([
-      '-i', input, ...extraInputs.flatMap((p) => ['-i', p]),
-      ...(complex ? ['-filter_complex', filter] : ['-vf', filter]),
-      ...X264_PART, ...BITEXACT, out,
-    ]).then(() => undefined),
-  );
+  return ffmpegPart(kit.parts, stem, 'mp4', ['-i', input, ...extraInputs.flatMap((p) => ['-i', p]), ...(complex ? ['-filter_complex', filter] : ['-vf', filter]), ...X264_PART, ...BITEXACT]);
 }
 
 // ------------------------------------------------------------------------------------------------------------ text
@@ -145,7 +147,7 @@ function textFile(kit: Kit, text: string): Promise<string> {
   return kit.parts.make('text', 'txt', text, async (out) => writeFileSync(out, text));
 }
 
-export async function drawtext(kit: Kit, d: TextDraw): Promise<string> {
+async function drawtext(kit: Kit, d: TextDraw): Promise<string> {
   const font = d.font === 'dejavuBold' ? DEJAVU_BOLD : fontFile(kit, d.font);
   const opts = [`fontfile=${q(font)}`, `textfile=${q(await textFile(kit, d.text))}`, 'expansion=none', `fontsize=${d.size}`, `fontcolor=${d.color}`, `x=${q(d.x)}`, `y=${q(d.y)}`];
   if (d.style === 'outlined') opts.push(`borderw=${d.border ?? Math.max(2, Math.round(d.size / 14))}`, 'bordercolor=black');
@@ -160,7 +162,7 @@ export async function drawtexts(kit: Kit, draws: TextDraw[]): Promise<string> {
 
 // ------------------------------------------------------------------------------------------------------------ sound
 
-/** Samples of a 16-bit mono WAV as espeak-ng writes it, in seconds. */
+/** Duration of a PCM WAV (espeak-ng's output, alsa-utils' prompts), seconds. */
 function wavSeconds(path: string): number {
   const b = readFileSync(path);
   const rate = b.readUInt32LE(24);
@@ -187,9 +189,10 @@ export interface Phrase {
 }
 
 /** One phrase spoken by espeak-ng: a 22.05 kHz mono WAV. */
-export async function speak(kit: Kit, text: string, voice = 'en-us', wpm = 165): Promise<{ path: string; seconds: number }> {
+async function speak(kit: Kit, text: string, voice = 'en-us', wpm = 165): Promise<{ path: string; seconds: number }> {
   const espeak = need(kit.materials.speech.path, 'espeak-ng');
-  const path = await kit.parts.make('speech', 'wav', { text, voice, wpm }, (out) => runBinary(espeak, ['-v', voice, '-s', String(wpm), '-w', out, text]).then(() => undefined));
+  const args = ['-v', voice, '-s', String(wpm)];
+  const path = await kit.parts.make('speech', 'wav', { espeak: [...args, text] }, (out) => runBinary(espeak, [...args, '-w', out, text]).then(() => undefined));
   return { path, seconds: wavSeconds(path) };
 }
 
@@ -245,9 +248,7 @@ async function placeClips(kit: Kit, clips: { at: number; endBy?: number; text: s
   if (problems.length) throw new Error(`voice track: ${problems.join('; ')}`);
   const graph = `${pieces.join(';')};${labels.join('')}concat=n=${clips.length * 2}:v=0:a=1,apad,atrim=duration=${num(seconds)}`;
   const inputs = clips.flatMap((c) => ['-i', c.path]);
-  return kit.parts.make('voice', 'wav', { inputs, at: clips.map((c) => c.at), seconds }, (out) =>
-    ffmpeg([...inputs, '-filter_complex', graph, ...F32, '-ac', '1', ...BITEXACT, out]).then(() => undefined),
-  );
+  return ffmpegPart(kit.parts, 'voice', 'wav', [...inputs, '-filter_complex', graph, ...F32, '-ac', '1', ...BITEXACT]);
 }
 
 /** Triads (Hz) of the music beds' progressions. */
@@ -288,19 +289,17 @@ export function musicBed(kit: Kit, variant = 0, bpm = 112): Promise<string> {
   const left = [tone(0, 0.09), tone(1, 0.07), tone(2, 0.05, 1.003), bass, hat].join('+');
   const right = [tone(0, 0.07, 1.002), tone(1, 0.09), tone(2, 0.06), bass, hat].join('+');
   const src = `aevalsrc=exprs=${q(`${left}|${right}`)}:s=${RATE}:d=${num(seconds)}`;
-  return kit.parts.make('music', 'wav', { src }, (out) => ffmpeg(['-f', 'lavfi', '-i', src, ...F32, ...BITEXACT, out]).then(() => undefined));
+  return ffmpegPart(kit.parts, 'music', 'wav', ['-f', 'lavfi', '-i', src, ...F32, ...BITEXACT]);
 }
 
 /** A recorded event sound (camera shutter, bell) placed at each time, stereo 48 kHz float. */
-export function soundAt(kit: Kit, name: string, times: number[], seconds: number, gainDb = 0): Promise<string> {
+export function soundAt(kit: Kit, name: string, times: number[], seconds: number): Promise<string> {
   const file = soundFile(kit, name);
-  const graph = `[0:a]asplit=${times.length}${times.map((_, i) => `[s${i}]`).join('')};${times.map((t, i) => `[s${i}]aresample=${RATE},aformat=sample_fmts=flt:channel_layouts=stereo,adelay=${Math.round(t * 1000)}|${Math.round(t * 1000)},apad,atrim=duration=${num(seconds)}[e${i}]`).join(';')};${times.map((_, i) => `[e${i}]`).join('')}amix=inputs=${times.length},volume=${times.length}*${num(10 ** (gainDb / 20))}`;
-  return kit.parts.make(`sound-${name}`, 'wav', { file, times, seconds, gainDb }, (out) =>
-    ffmpeg(['-i', file, '-filter_complex', graph, ...F32, ...BITEXACT, out]).then(() => undefined),
-  );
+  const graph = `[0:a]asplit=${times.length}${times.map((_, i) => `[s${i}]`).join('')};${times.map((t, i) => `[s${i}]aresample=${RATE},aformat=sample_fmts=flt:channel_layouts=stereo,adelay=${Math.round(t * 1000)}|${Math.round(t * 1000)},apad,atrim=duration=${num(seconds)}[e${i}]`).join(';')};${times.map((_, i) => `[e${i}]`).join('')}amix=inputs=${times.length},volume=${times.length}`;
+  return ffmpegPart(kit.parts, `sound-${name}`, 'wav', ['-i', file, '-filter_complex', graph, ...F32, ...BITEXACT]);
 }
 
-/** Voice (mono, centred) over a stereo bed `bedDb` lower, or voice alone (dual mono); stereo float. */
+/** Voice (mono, centred in both channels) over stereo beds at their own gains (dB), or beds alone; stereo float. */
 export function mix(kit: Kit, voice: string | null, beds: { path: string; db: number }[], seconds: number): Promise<string> {
   const inputs = [...(voice ? [voice] : []), ...beds.map((b) => b.path)];
   const parts: string[] = [];
@@ -315,40 +314,42 @@ export function mix(kit: Kit, voice: string | null, beds: { path: string; db: nu
     labels.push(`[m${at}]`);
   });
   const graph = labels.length === 1 ? `${parts[0].replace(/\[m0\]$/, '')}` : `${parts.join(';')};${labels.join('')}amix=inputs=${labels.length}:duration=first,volume=${labels.length}`;
-  return kit.parts.make('mix', 'wav', { inputs, beds: beds.map((b) => b.db), seconds }, (out) =>
-    ffmpeg([...inputs.flatMap((p) => ['-i', p]), '-filter_complex', graph, ...F32, ...BITEXACT, out]).then(() => undefined),
-  );
+  return ffmpegPart(kit.parts, 'mix', 'wav', [...inputs.flatMap((p) => ['-i', p]), '-filter_complex', graph, ...F32, ...BITEXACT]);
 }
 
 /** Any audio filter over a float WAV part (defects: silence, clipping, a dead channel, a content delay). */
 export function filterAudio(kit: Kit, stem: string, input: string, filter: string): Promise<string> {
-  return kit.parts.make(stem, 'wav', { input, filter }, (out) => ffmpeg(['-i', input, '-af', filter, ...F32, ...BITEXACT, out]).then(() => undefined));
+  return ffmpegPart(kit.parts, stem, 'wav', ['-i', input, '-af', filter, ...F32, ...BITEXACT]);
 }
+
+/** The mastering method, part of every master's cache key: changing it re-masters. */
+const MASTERING = { limiter: 'attack=5:release=60:level=disabled', headroomDb: 0.5, toleranceLu: 0.05, passes: 8, codec: F32 };
 
 /**
  * Gain to `targetLufs` (measured by ffmpeg's ebur128), with a look-ahead limiter when the gain would push the true
  * peak over `ceilingDbtp`; re-measured and trimmed until within 0.05 LU.
  */
 export function master(kit: Kit, input: string, targetLufs: number, ceilingDbtp: number, mono = false): Promise<string> {
-  return kit.parts.make('master', 'wav', { input, targetLufs, ceilingDbtp, mono, method: 'gain-search' }, async (out) => {
-    const m = await ffmpegEbur128(input, mono);
-    if (m.integratedLufs === null || m.truePeakDbtp === null) throw new Error(`cannot master silence (${input})`);
-    let gain = targetLufs - m.integratedLufs;
-    if (m.truePeakDbtp + gain <= ceilingDbtp) {
-      await ffmpeg(['-i', input, '-af', `volume=${num(gain)}dB`, ...F32, ...BITEXACT, out]);
+  const m = MASTERING;
+  return kit.parts.make('master', 'wav', { input, targetLufs, ceilingDbtp, mono, method: m }, async (out) => {
+    const measured = await ffmpegEbur128(input, mono);
+    if (measured.integratedLufs === null || measured.truePeakDbtp === null) throw new Error(`cannot master silence (${input})`);
+    let gain = targetLufs - measured.integratedLufs;
+    if (measured.truePeakDbtp + gain <= ceilingDbtp) {
+      await ffmpeg(['-i', input, '-af', `volume=${num(gain)}dB`, ...m.codec, ...BITEXACT, out]);
       return;
     }
     // Limiting costs loudness: search the gain (always from the original input) that lands on the target after the
     // limiter, and lower the limiter's sample-peak limit when inter-sample peaks still pass the true-peak ceiling.
-    let limitDb = ceilingDbtp - 0.5;
+    let limitDb = ceilingDbtp - m.headroomDb;
     const trial = `${out}.trial.wav`;
     try {
-      for (let pass = 0; pass < 8; pass++) {
-        await ffmpeg(['-i', input, '-af', `volume=${num(gain)}dB,alimiter=limit=${num(10 ** (limitDb / 20))}:attack=5:release=60:level=disabled`, ...F32, ...BITEXACT, trial]);
+      for (let pass = 0; pass < m.passes; pass++) {
+        await ffmpeg(['-i', input, '-af', `volume=${num(gain)}dB,alimiter=limit=${num(10 ** (limitDb / 20))}:${m.limiter}`, ...m.codec, ...BITEXACT, trial]);
         const r = await ffmpegEbur128(trial, mono);
         const miss = targetLufs - (r.integratedLufs ?? targetLufs);
         const peakOver = (r.truePeakDbtp ?? -Infinity) - ceilingDbtp;
-        if (Math.abs(miss) < 0.05 && peakOver <= 0) break;
+        if (Math.abs(miss) < m.toleranceLu && peakOver <= 0) break;
         gain += miss;
         if (peakOver > 0) limitDb -= peakOver + 0.1;
       }
@@ -391,21 +392,21 @@ export function finalVideo(kit: Kit, f: FinalVideo): Promise<string> {
     '-t', num(f.seconds),
     ...BITEXACT,
   ];
-  return kit.parts.make(f.name, container, args, (out) => ffmpeg([...args, out]).then(() => undefined), true);
+  return ffmpegPart(kit.parts, f.name, container, args, true);
 }
 
 /** An audio-only corpus file (podcast, music): AAC in M4A, MP3 or 16-bit WAV. */
 export function finalAudio(kit: Kit, name: string, audio: string, format: 'm4a' | 'mp3' | 'wav', mono = false): Promise<string> {
   const codec = format === 'm4a' ? ['-c:a', 'aac', '-b:a', '128k'] : format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '160k'] : ['-c:a', 'pcm_s16le'];
   const args = ['-i', audio, ...codec, '-ar', String(RATE), '-ac', mono ? '1' : '2', ...BITEXACT];
-  return kit.parts.make(name, format, args, (out) => ffmpeg([...args, out]).then(() => undefined), true);
+  return ffmpegPart(kit.parts, name, format, args, true);
 }
 
-/** A thumbnail: one frame of a photo cover-cropped to w×h with text drawn on it, as JPEG or PNG. */
-export async function finalThumbnail(kit: Kit, name: string, photo: PhotoName, texts: TextDraw[], format: 'jpg' | 'png', w = 1280, h = 720, extraFilter = ''): Promise<string> {
+/** A 1280×720 thumbnail: the photo cover-cropped, with text drawn on it, as JPEG or PNG. */
+export async function finalThumbnail(kit: Kit, name: string, photo: PhotoName, texts: TextDraw[], format: 'jpg' | 'png'): Promise<string> {
   const file = photoFile(kit, photo);
   const draw = texts.length ? `,${await drawtexts(kit, texts)}` : '';
-  const vf = `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1${extraFilter}${draw}`;
+  const vf = `scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720,setsar=1${draw}`;
   const args = ['-i', file, '-vf', vf, '-frames:v', '1', ...(format === 'jpg' ? ['-q:v', '3'] : []), ...BITEXACT];
-  return kit.parts.make(name, format, args, (out) => ffmpeg([...args, out]).then(() => undefined), true);
+  return ffmpegPart(kit.parts, name, format, args, true);
 }

@@ -1,7 +1,7 @@
 // A synthesised screen capture, as a real one looks: a terminal window over a wallpaper, commands typed a character
 // at a time with a caret, output lines appearing at once, a mouse pointer that moves and rests, a voice over it.
 // Between keystrokes almost nothing changes: the case loop_freeze must tell from a frozen picture.
-import { BITEXACT, ffmpeg } from './parts.js';
+import { BITEXACT, ffmpegPart } from './parts.js';
 import { FPS, X264_PART, fontFile, master, mix, narration, photoMove, type Kit } from './recipes.js';
 import type { TextLine } from './expectations.js';
 import { LOSSY_CEILING, NATURAL_PAUSE, WEB_LUFS, roomTone } from './programmes.js';
@@ -109,9 +109,7 @@ function pictureGraph(kit: Kit): string {
 export async function screenRecording(kit: Kit): Promise<{ video: string; audio: string; seconds: number }> {
   const wallpaper = await photoMove(kit, { photo: 'Aqua', seconds: SECONDS }, W, H);
   const graph = pictureGraph(kit);
-  const video = await kit.parts.make('screen', 'mp4', { wallpaper, graph }, (out) =>
-    ffmpeg(['-i', wallpaper, '-filter_complex', graph, '-frames:v', String(SECONDS * FPS), ...X264_PART, ...BITEXACT, out]).then(() => undefined),
-  );
+  const video = await ffmpegPart(kit.parts, 'screen', 'mp4', ['-i', wallpaper, '-filter_complex', graph, '-frames:v', String(SECONDS * FPS), ...X264_PART, ...BITEXACT]);
   const voice = await narration(kit, [
     { at: 0.3, text: 'First, build the project.' },
     { at: 3.0, text: 'Then run the tests.' },

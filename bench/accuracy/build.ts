@@ -37,7 +37,7 @@ export function repoRoot(): string {
   return dir;
 }
 
-export const DEFAULT_CORPUS_DIR = () => resolve(repoRoot(), '.cache/corpus');
+const defaultCorpusDir = () => resolve(repoRoot(), '.cache/corpus');
 
 /** Runs `fn` over `items` with at most `limit` at once, results in input order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -54,7 +54,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 }
 
 export async function buildCorpus(opts: BuildOptions = {}): Promise<{ built: BuiltEntry[]; seconds: number; dir: string }> {
-  const dir = opts.dir ?? DEFAULT_CORPUS_DIR();
+  const dir = opts.dir ?? defaultCorpusDir();
   const materials = opts.materials ?? findMaterials();
   const kit = { parts: new Parts(dir), materials };
   const started = performance.now();

@@ -69,7 +69,4 @@ async function run(file: string, args: string[]): Promise<string> {
 /** The bundled ffmpeg (the one the engine runs), errors only; returns stderr. */
 export const ffmpeg = (args: string[]): Promise<string> => run(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args]);
 
-/** ffmpeg at info level, for filters that report on stderr (ebur128's summary). */
-export const ffmpegInfo = (args: string[]): Promise<string> => run(ffmpegPath(), ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', ...args]);
-
 export const runBinary = run;

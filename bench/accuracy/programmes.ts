@@ -7,10 +7,10 @@ import type { TextLine } from './expectations.js';
 /** Loudness targets the clean programmes are mastered to (the delivery profile's) and the true-peak ceilings. */
 export const WEB_LUFS = -14;
 export const PODCAST_LUFS = -16;
-export const BROADCAST_LUFS = -23;
+const BROADCAST_LUFS = -23;
 /** AAC's decoder overshoots a little: master lossy deliveries with headroom under the −1 dBTP ceilings. */
 export const LOSSY_CEILING = -2;
-export const PCM_CEILING = -1.5;
+const PCM_CEILING = -1.5;
 
 export interface Programme {
   seconds: number;
@@ -53,7 +53,7 @@ function programme(kit: Kit, seconds: number, video: Promise<string> | null, mix
 
 // ------------------------------------------------------------------------------------------------ narrated slideshows
 
-export const SLIDESHOW_PHRASES: Phrase[] = [
+const SLIDESHOW_PHRASES: Phrase[] = [
   { at: 0.5, text: 'Morning light spreads across the meadow.' },
   { at: 3.3, text: 'By noon, storm clouds gather in the west.' },
   { at: 6.6, text: 'The wind shapes the dunes along the coast.' },
@@ -159,11 +159,11 @@ export interface CaptionWindow extends Caption {
   end: number;
 }
 
-export function captionWindows(captions: Caption[], seconds: number): CaptionWindow[] {
+function captionWindows(captions: Caption[], seconds: number): CaptionWindow[] {
   return captions.map((c, i) => ({ ...c, start: Math.max(0, c.at - 0.1), end: i + 1 < captions.length ? captions[i + 1].at - 0.15 : seconds - 0.3 }));
 }
 
-export function captionDraws(captions: Caption[], seconds: number, l: CaptionLayout): TextDraw[] {
+function captionDraws(captions: Caption[], seconds: number, l: CaptionLayout): TextDraw[] {
   return captionWindows(captions, seconds).flatMap((c) =>
     c.lines.map((text, k) => ({
       text,
@@ -255,7 +255,7 @@ export function recordedSpeechSlideshow(kit: Kit): Programme {
 }
 
 /** Cut times of the clapper programme: a white flash frame pair and a camera-shutter click at each. */
-export const CLAPPER_CUTS = [1.5, 3, 4.5, 6, 7.5];
+const CLAPPER_CUTS = [1.5, 3, 4.5, 6, 7.5];
 
 /**
  * 9 s, 16:9: six held photos cut every 1.5 s, each cut marked by a two-frame white flash and a shutter click (the
@@ -298,8 +298,7 @@ export function audiogram(kit: Kit, audioLateMs = 0): Programme {
   return programme(kit, seconds, video, mixed);
 }
 
-/** A two-voice podcast with natural pauses of 0.5–1.5 s, 14 s, mastered for podcast delivery. */
-export const PODCAST_PHRASES: Phrase[] = [
+const PODCAST_PHRASES: Phrase[] = [
   { at: 0.6, text: 'Welcome back to the garden hour.' },
   { at: 3.3, text: 'Today we talk about meadows.', voice: 'en-gb+f3' },
   { at: 5.9, text: 'Why do wild flowers matter so much?' },
@@ -307,6 +306,7 @@ export const PODCAST_PHRASES: Phrase[] = [
   { at: 12.2, text: 'A good place to start.' },
 ];
 
+/** A two-voice podcast with natural pauses of 0.5–1.5 s, 14 s, mastered for podcast delivery. */
 export function podcast(kit: Kit): Programme {
   const seconds = 14;
   return programme(kit, seconds, null, voiceOverMusic(kit, PODCAST_PHRASES, seconds, null), PODCAST_LUFS, LOSSY_CEILING);

@@ -17,14 +17,14 @@ const need = (path: string | null, what: string): string => {
   if (!path) throw new Error(`${what} is not installed`);
   return path;
 };
-export const photoFile = (kit: Kit, name: PhotoName) => join(need(kit.materials.photos.path, 'mate-backgrounds'), `${name}.jpg`);
+const photoFile = (kit: Kit, name: PhotoName) => join(need(kit.materials.photos.path, 'mate-backgrounds'), `${name}.jpg`);
 export const fontFile = (kit: Kit, name: FontName) => join(need(kit.materials.fonts.path, 'fonts-liberation'), FONT_FILES[name]);
 const soundFile = (kit: Kit, name: string) => join(need(kit.materials.sounds.path, 'sound-theme-freedesktop'), `${name}.oga`);
 const recordedFile = (kit: Kit, name: RecordedSpeechName) => join(need(kit.materials.recordedSpeech.path, 'alsa-utils'), `${name}.wav`);
 
 const require = createRequire(import.meta.url);
 /** DejaVu Sans Bold from the dejavu-fonts-ttf dev dependency: the one font every machine with node_modules has. */
-export const DEJAVU_BOLD = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
+const DEJAVU_BOLD = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
 
 export const FPS = 30;
 const RATE = 48000;

@@ -290,7 +290,7 @@ export const CORPUS: CorpusEntry[] = [
   },
   {
     name: 'podcast-mono-recorded',
-    what: '12 s mono AAC (M4A) podcast: recorded voice prompts and a synthesised host, −16 LUFS measured dual-mono',
+    what: '10 s mono AAC (M4A) podcast: a synthesised host introducing recorded voice prompts, −16 LUFS measured dual-mono',
     kind: 'clean',
     needs: ['speech', 'recordedSpeech'],
     expect: { flags: [] },

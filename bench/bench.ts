@@ -1,5 +1,6 @@
 // npm run bench: bare decode vs our full default-profile check on generated 1-minute and 10-minute 1080p30 H.264+AAC files,
-// and a 10-minute file with burned-in captions changing every 4 s for the OCR sampling.
+// and a 10-minute file with burned-in captions changing every 4 s for the OCR sampling; and the accuracy corpus of
+// issue 14 (bench/accuracy/).
 // Prints the figures; targets: check ≤ 1.5× bare decode without text in the picture (issue 2), ≤ 3× with OCR sampling
 // on captioned video (issue 6), peak RSS ≤ 300 MB, cost linear in duration.
 import { existsSync, mkdirSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { gateById, thresholdsFor } from '../engine/gates/index.js';
 import { DELIVERY_PROFILES } from '../engine/profiles/index.js';
 import type { GateContext, MediaInfo } from '../engine/types.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { accuracyBench } from './accuracy/run.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
 
@@ -123,7 +125,10 @@ async function videoBench(): Promise<void> {
   console.log(`targets: technical ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; technical peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}; with OCR on captions ≤ 3× → ${captioned.ratio <= 3 ? 'met' : 'MISSED'} (peak RSS ${f(captioned.rss, 0)} MB: the OCR worker's WASM heap)`);
 }
 
-// `npm run bench` runs everything; `npm run bench -- video` or `-- script` runs one part.
+// `npm run bench` runs everything; `npm run bench -- video`, `-- script` or `-- accuracy [entry ...]` runs one part.
+const MODES = ['video', 'script', 'accuracy'];
 const only = process.argv[2];
+if (only && !MODES.includes(only)) throw new Error(`unknown bench mode "${only}": one of ${MODES.join(', ')}`);
 if (!only || only === 'video') await videoBench();
 if (!only || only === 'script') scriptFaithfulnessBench();
+if (!only || only === 'accuracy') await accuracyBench({ only: process.argv.slice(3) });

@@ -36,7 +36,8 @@ function fromPackage(load: () => string | null | undefined): string | null {
   }
 }
 
-function onPath(name: string): string | null {
+/** The first executable called `name` on PATH, or null. */
+export function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);

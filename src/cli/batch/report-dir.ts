@@ -22,6 +22,8 @@ const IndexEntrySchema = z.object({
   error: z.string().nullable(),
   block: z.number().int(),
   watch: z.number().int(),
+  /** The first BLOCK as `timecode gate: summary`, or the reason the file could not be checked. */
+  note: z.string(),
 });
 const IndexSchema = z.object({ schema: z.literal(INDEX_SCHEMA), files: z.array(IndexEntrySchema).max(100_000) });
 export type IndexEntry = z.infer<typeof IndexEntrySchema>;
@@ -72,8 +74,9 @@ export class ReportDir {
     return name;
   }
 
+  /** This run's files, then those an earlier run left here (a run over one file never forgets the others). */
   writeIndex(rows: readonly BatchRow[], keys: ReadonlyMap<string, string>): void {
-    const files: IndexEntry[] = rows.map((row) => ({
+    const current: IndexEntry[] = rows.map((row) => ({
       file: row.file,
       id: fileId(row.file),
       verdict: row.verdict,
@@ -83,9 +86,12 @@ export class ReportDir {
       error: row.error,
       block: row.report?.summary.block ?? 0,
       watch: row.report?.summary.watch ?? 0,
+      note: noteOf(row),
     }));
+    const ids = new Set(current.map((e) => e.id));
+    const files = [...current, ...[...this.previous.values()].filter((e) => !ids.has(e.id))];
     writeAtomic(join(this.dir, 'index.json'), `${JSON.stringify({ schema: INDEX_SCHEMA, files }, null, 2)}\n`);
-    writeAtomic(join(this.dir, 'index.html'), indexHtml(rows));
+    writeAtomic(join(this.dir, 'index.html'), indexHtml(files));
   }
 }
 
@@ -99,21 +105,26 @@ function safeJson(raw: string): unknown {
 
 const VERDICT_COLOUR: Record<string, string> = { PASS: '#1a7f37', WATCH: '#9a6700', BLOCK: '#cf222e', ERROR: '#6e7781' };
 
-function indexHtml(rows: readonly BatchRow[]): string {
+function noteOf(row: BatchRow): string {
+  const first = firstBlock(row);
+  return row.error ?? (first ? `${first.timecode} ${first.gate}: ${first.summary}` : '');
+}
+
+function indexHtml(entries: readonly IndexEntry[]): string {
   const e = escapeHtml;
-  const body = rows
-    .map((row) => {
-      const first = firstBlock(row);
-      const link = row.outputs.html ? `<a href="${e(encodeURI(row.outputs.html))}">${e(row.file)}</a>` : e(row.file);
-      const json = row.outputs.report ? ` <a href="${e(encodeURI(row.outputs.report))}">json</a>` : '';
-      const note = row.error ? e(row.error) : first ? `${e(first.timecode)} ${e(first.gate)}: ${e(first.summary)}` : '';
-      return `<tr><td>${link}${json}</td><td style="color:${VERDICT_COLOUR[row.verdict]};font-weight:bold">${row.verdict}</td><td>${row.report?.summary.block ?? '-'}</td><td>${row.report?.summary.watch ?? '-'}</td><td>${row.outcome === 'reused' ? 'reused' : ''}</td><td>${note}</td></tr>`;
+  const body = entries
+    .map((entry) => {
+      const link = entry.outputs.html ? `<a href="${e(encodeURI(entry.outputs.html))}">${e(entry.file)}</a>` : e(entry.file);
+      const json = entry.outputs.report ? ` <a href="${e(encodeURI(entry.outputs.report))}">json</a>` : '';
+      const counts = entry.verdict === 'ERROR' ? '<td>-</td><td>-</td>' : `<td>${entry.block}</td><td>${entry.watch}</td>`;
+      const colour = VERDICT_COLOUR[entry.verdict] ?? '#000';
+      return `<tr><td>${link}${json}</td><td style="color:${colour};font-weight:bold">${e(entry.verdict)}</td>${counts}<td>${entry.outcome === 'reused' ? 'reused' : ''}</td><td>${e(entry.note)}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Preflight batch: ${rows.length} files</title>
+<html lang="en"><head><meta charset="utf-8"><title>Preflight batch: ${entries.length} files</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}</style></head>
-<body><h1>Preflight batch: ${rows.length} files</h1>
+<body><h1>Preflight batch: ${entries.length} files</h1>
 <table><thead><tr><th>File</th><th>Verdict</th><th>BLOCK</th><th>WATCH</th><th></th><th>First BLOCK / error</th></tr></thead>
 <tbody>
 ${body}

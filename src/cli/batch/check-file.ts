@@ -46,6 +46,7 @@ export async function checkFile(input: BatchInput, opts: FileCheckOptions): Prom
   const row: BatchRow = { file: input.shown, path: input.path, outcome: 'checked', verdict: 'ERROR', report: null, error: null, outputs: {}, receiptWithheld: null, seconds: 0 };
   let key: string | null = null;
   try {
+    if (opts.signal.aborted) throw new EngineError('cancelled', 'The batch was interrupted before this file was checked.');
     const { sidecars } = await sidecarsFor(input.path, opts.sidecars);
     const id = fileId(input.shown);
     if (opts.reportDir) {

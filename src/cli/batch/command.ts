@@ -58,6 +58,7 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
     if (err instanceof InputError) throw new BatchUsageError(err.message);
     throw err;
   }
+  if (args.length === 0) throw new BatchUsageError('give the files, globs or directories to check');
   if (expanded.files.length === 0) throw new BatchUsageError(`no media files found in ${args.join(', ')}${flags.recursive ? '' : ' (sub-directories are read with --recursive)'}`);
   const reportDir = flags.reportDir ? new ReportDir(resolve(flags.reportDir)) : null;
   const progress = batchProgress(expanded.files.length);

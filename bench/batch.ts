@@ -1,6 +1,6 @@
 // npm run bench -- batch: four files checked one `preflight check` at a time against one batch with --jobs 2, and
 // the same batch run again over its --report-dir (every report reused: hashing instead of decoding).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -45,7 +45,9 @@ export async function batchBench(): Promise<void> {
     const batch = await timed(['check', ...files, '--jobs', '2', '--report-dir', reports], home);
     const reused = await timed(['check', ...files, '--jobs', '2', '--report-dir', reports], home);
     const f = (n: number) => n.toFixed(2);
-    console.log(`batch, 4 × ${SECONDS} s 720p25: 4 single runs ${f(singles)} s; one batch --jobs 2 ${f(batch.seconds)} s (${f(singles / batch.seconds)}× faster, exit ${batch.code})`);
+    const index = JSON.parse(readFileSync(join(reports, 'index.json'), 'utf8')) as { files: { verdict: string }[] };
+    const verdicts = index.files.map((e) => e.verdict).join(', ');
+    console.log(`batch, 4 × ${SECONDS} s 720p25: 4 single runs ${f(singles)} s; one batch --jobs 2 ${f(batch.seconds)} s (${f(singles / batch.seconds)}× faster; verdicts ${verdicts}, exit ${batch.code})`);
     console.log(`batch reuse: second run over the same --report-dir ${f(reused.seconds)} s (${f(batch.seconds / reused.seconds)}× faster than the first batch; saved ${f(batch.seconds - reused.seconds)} s)`);
   } finally {
     rmSync(work, { recursive: true, force: true });

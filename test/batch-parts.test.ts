@@ -76,6 +76,8 @@ describe('per-file sidecars and inputs', () => {
     expect(flat.skipped.map((s) => s.path).sort()).toEqual([join(dir, 'notes.json'), join(dir, 'readme')]);
     const deep = await expandInputs([dir, join(dir, 'missing.mp4'), join(dir, 'master')], { recursive: true });
     expect(deep.files.map((f) => f.path)).toEqual([join(dir, 'deep', 'take.wav'), join(dir, 'master'), join(dir, 'missing.mp4')]);
+    const excluded = await expandInputs([dir], { recursive: true, exclude: [join(dir, 'deep')] });
+    expect(excluded.files.map((f) => f.path)).toEqual([join(dir, 'master')]);
     const globbed = await expandInputs(['**/*.wav'], { recursive: false, cwd: dir });
     expect(globbed.files.map((f) => f.shown)).toEqual(['deep/take.wav', 'take.sidecars/looks-like.wav']);
   });

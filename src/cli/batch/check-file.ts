@@ -51,8 +51,9 @@ export async function checkFile(input: BatchInput, opts: FileCheckOptions): Prom
     const id = fileId(input.shown);
     if (opts.reportDir) {
       // Hashing reads the file once; far cheaper than the decode it can save.
-      key = reuseKey({ sha256: await sha256File(input.path), sidecars, profile: opts.profile, checks: opts.checks, extra: { exports: opts.exports } });
-      const stored = opts.reuse ? opts.reportDir.reusable(id, key) : null;
+      const sha256 = await sha256File(input.path);
+      key = reuseKey({ sha256, sidecars, profile: opts.profile, checks: opts.checks, extra: { exports: opts.exports } });
+      const stored = opts.reuse ? opts.reportDir.reusable(id, key, sha256) : null;
       if (stored) {
         Object.assign(row, { outcome: 'reused', verdict: stored.report.verdict, report: stored.report, outputs: stored.entry.outputs });
         return { row, key };

@@ -53,7 +53,7 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
   if (exports.length && !flags.reportDir) throw new BatchUsageError('--export writes beside each report: give --report-dir too');
   let expanded;
   try {
-    expanded = await expandInputs(args, { recursive: flags.recursive ?? false });
+    expanded = await expandInputs(args, { recursive: flags.recursive ?? false, exclude: flags.reportDir ? [flags.reportDir] : [] });
   } catch (err) {
     if (err instanceof InputError) throw new BatchUsageError(err.message);
     throw err;

@@ -45,7 +45,14 @@ async function isMediaByProbe(path: string): Promise<boolean> {
   }
 }
 
-async function walk(dir: string, recursive: boolean, out: string[], skipped: ExpandedInputs['skipped']): Promise<void> {
+interface Walk {
+  recursive: boolean;
+  exclude: ReadonlySet<string>;
+  out: string[];
+  skipped: ExpandedInputs['skipped'];
+}
+
+async function walk(dir: string, w: Walk): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -57,17 +64,17 @@ async function walk(dir: string, recursive: boolean, out: string[], skipped: Exp
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      // A file's sidecar directory belongs to that file, and a report directory inside the tree is never media.
-      if (recursive && !entry.name.endsWith(SIDECAR_DIR_SUFFIX)) await walk(path, recursive, out, skipped);
+      // A file's sidecar directory belongs to that file, and the batch's own report directory is never media.
+      if (w.recursive && !entry.name.endsWith(SIDECAR_DIR_SUFFIX) && !w.exclude.has(path)) await walk(path, w);
       continue;
     }
     if (!entry.isFile()) continue;
     const ext = extensionOf(entry.name);
-    if (MEDIA_EXTENSIONS.has(ext)) out.push(path);
-    else if (NEVER_MEDIA.has(ext)) skipped.push({ path, reason: 'sidecar or document, not media' });
-    else if (await isMediaByProbe(path)) out.push(path);
-    else skipped.push({ path, reason: 'not a media file ffprobe can read' });
-    if (out.length > MAX_BATCH_FILES) throw new InputError(`more than ${MAX_BATCH_FILES} files to check; split the batch`);
+    if (MEDIA_EXTENSIONS.has(ext)) w.out.push(path);
+    else if (NEVER_MEDIA.has(ext)) w.skipped.push({ path, reason: 'sidecar or document, not media' });
+    else if (await isMediaByProbe(path)) w.out.push(path);
+    else w.skipped.push({ path, reason: 'not a media file ffprobe can read' });
+    if (w.out.length > MAX_BATCH_FILES) throw new InputError(`more than ${MAX_BATCH_FILES} files to check; split the batch`);
   }
 }
 
@@ -79,7 +86,7 @@ function shownPath(path: string, cwd: string): string {
  * Expands the command's arguments in order, each file once. A file named outright is always checked (an unreadable
  * one becomes an error row); a glob or directory contributes only what is recognised as media.
  */
-export async function expandInputs(args: readonly string[], opts: { recursive: boolean; cwd?: string }): Promise<ExpandedInputs> {
+export async function expandInputs(args: readonly string[], opts: { recursive: boolean; cwd?: string; exclude?: readonly string[] }): Promise<ExpandedInputs> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const ordered: string[] = [];
   const skipped: ExpandedInputs['skipped'] = [];
@@ -87,7 +94,7 @@ export async function expandInputs(args: readonly string[], opts: { recursive: b
     const absolute = resolve(cwd, arg);
     const stats = await stat(absolute).catch(() => null);
     if (stats?.isDirectory()) {
-      await walk(absolute, opts.recursive, ordered, skipped);
+      await walk(absolute, { recursive: opts.recursive, exclude: new Set((opts.exclude ?? []).map((d) => resolve(cwd, d))), out: ordered, skipped });
     } else if (!stats && isDynamicPattern(arg)) {
       const matches = (await glob(arg, { cwd, absolute: true, onlyFiles: true, dot: false })).sort();
       if (matches.length === 0) throw new InputError(`no file matches ${arg}`);

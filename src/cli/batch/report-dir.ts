@@ -57,13 +57,13 @@ export class ReportDir {
   }
 
   /** The stored report of an earlier run with the same reuse key, if all its files are still there. */
-  reusable(id: string, key: string): { report: Report; entry: IndexEntry } | null {
+  reusable(id: string, key: string, sha256: string): { report: Report; entry: IndexEntry } | null {
     const entry = this.previous.get(id);
     if (!entry || entry.reuseKey !== key || entry.outcome === 'error' || !entry.outputs.report) return null;
     try {
       if (!Object.values(entry.outputs).every((name) => existsSync(join(this.dir, name)))) return null;
       const report = JSON.parse(readFileSync(join(this.dir, entry.outputs.report), 'utf8')) as Report;
-      return report.media?.sha256 ? { report, entry } : null;
+      return report.media?.sha256 === sha256 ? { report, entry } : null;
     } catch {
       return null;
     }

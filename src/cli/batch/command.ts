@@ -1,5 +1,6 @@
 // `preflight check` over many files: expand the arguments, check each (bounded concurrency, reuse under
 // --report-dir), show progress, then print the batch in the asked format and exit on the worst verdict.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadConfig } from '../../config.js';
@@ -59,7 +60,12 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
     throw err;
   }
   if (args.length === 0) throw new BatchUsageError('give the files, globs or directories to check');
-  if (expanded.files.length === 0) throw new BatchUsageError(`no media files found in ${args.join(', ')}${flags.recursive ? '' : ' (sub-directories are read with --recursive)'}`);
+  if (expanded.files.length === 0) {
+    const hint = flags.recursive ? '' : ' (sub-directories are read with --recursive)';
+    const oneDirectory = args.length === 1 && (await stat(args[0]).catch(() => null))?.isDirectory();
+    const where = oneDirectory ? `${args[0]} is a directory holding` : `${args.join(', ')} hold`;
+    throw new BatchUsageError(`${where} no media files${hint}`);
+  }
   const reportDir = flags.reportDir ? new ReportDir(resolve(flags.reportDir)) : null;
   const progress = batchProgress(expanded.files.length);
   const controller = new AbortController();

@@ -50,7 +50,8 @@ export function batchProgress(total: number, stream: NodeJS.WriteStream = proces
   const running = new Map<string, { pct: number; stage: string }>();
   let drawn = 0;
   let last = 0;
-  const width = Math.max(40, (stream.columns ?? 100) - 1);
+  // A pseudo-terminal may report 0 columns; a line is cut only at the width, never before the file name.
+  const width = Math.max(60, (stream.columns || 100) - 1);
   const draw = (force = false) => {
     const now = Date.now();
     if (!force && now - last < 100) return;

@@ -15,6 +15,8 @@ import { premiereXml } from '../engine/exports/premiere-xml.js';
 import { MEDIA_SHAPE_LABELS } from '../engine/delivery-requirements.js';
 import type { Receipt } from '../engine/receipt.js';
 import { meteredMinutes } from './billing/minutes.js';
+import { BATCH_FORMATS, batchCommand, BatchUsageError, type BatchFlags } from './cli/batch/command.js';
+import { isBatch } from './cli/batch/mode.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
@@ -45,6 +47,8 @@ interface CheckFlags {
   receipt?: string;
   failOn: 'watch' | 'block';
 }
+
+type CheckCommandFlags = CheckFlags & Omit<BatchFlags, keyof CheckFlags>;
 
 function writeOutput(path: string, content: string, what: string): void {
   try {
@@ -112,6 +116,17 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
   if (report.verdict === 'BLOCK') return EXIT.block;
   if (report.verdict === 'WATCH' && flags.failOn === 'watch') return EXIT.block;
   return EXIT.ok;
+}
+
+const SINGLE_FILE_OUTPUTS = ['markers', 'edl', 'fcpxml', 'avid', 'premiereXml', 'html', 'receipt'] as const;
+
+function batchFlagsOf(flags: CheckCommandFlags): BatchFlags {
+  const given = SINGLE_FILE_OUTPUTS.filter((name) => flags[name] !== undefined);
+  if (given.length) {
+    const option = `--${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new BatchUsageError(`${option} names one output file; for several files give --report-dir (reports, HTML and receipts per file) and --export for marker files`);
+  }
+  return { ...flags, format: flags.format ?? (flags.json ? 'json' : undefined) };
 }
 
 interface VerifyFlags {
@@ -196,7 +211,7 @@ function program(): Command {
   cmd
     .command('check')
     .description('Check a media file (and its sidecars) and print the verdict with timestamped, repairable flags.')
-    .argument('[file]', 'video, audio or image file; leave out to check sidecars alone')
+    .argument('[files...]', 'video, audio or image files, globs or directories; leave out to check sidecars alone')
     .option('--manifest <path>', 'preflight-manifest/1 JSON')
     .option('--transcript <path>', 'transcript: .txt, .json, .srt or .vtt')
     .option('--watchlist <path>', 'watchlist JSON')
@@ -213,8 +228,14 @@ function program(): Command {
     .option('--premiere-xml <out.xml>', 'write the flags as Premiere Pro markers (FCP7 XML)')
     .option('--receipt <out.json>', 'write a signed receipt (a full check only: with --checks it exits 2 and writes none)')
     .addOption(new Option('--fail-on <level>', 'exit 1 on this verdict or worse').choices(['watch', 'block']).default('block'))
-    .action(async (file: string | undefined, flags: CheckFlags) => {
-      process.exitCode = await checkCommand(file, flags);
+    .option('-r, --recursive', 'batch: read the sub-directories of the directories given')
+    .option('-j, --jobs <n>', 'batch: files checked at once (default: from the free cores and memory)')
+    .option('--report-dir <dir>', 'batch: write each report (JSON, HTML, exports, receipt) and index.html/index.json; unchanged files are reused')
+    .option('--export <kinds>', 'batch: marker exports written beside each report: markers,edl,fcpxml,avid,premiere-xml')
+    .option('--no-reuse', 'batch: check every file again even when --report-dir holds its unchanged report')
+    .addOption(new Option('--format <format>', 'batch output: text (table), json (one array), junit (JUnit XML), github (workflow annotations)').choices([...BATCH_FORMATS]))
+    .action(async (files: string[], flags: CheckCommandFlags) => {
+      process.exitCode = (await isBatch(files, flags)) ? await batchCommand(files, batchFlagsOf(flags)) : await checkCommand(files[0], flags);
     });
   cmd
     .command('verify')
@@ -259,7 +280,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
-    const message = err instanceof EngineError || err instanceof ServiceError || err instanceof CliError ? err.message : `unexpected error: ${(err as Error).message}`;
+    const message = err instanceof EngineError || err instanceof ServiceError || err instanceof CliError || err instanceof BatchUsageError ? err.message : `unexpected error: ${(err as Error).message}`;
     process.stderr.write(`preflight: ${message}\n`);
     if (process.env.PREFLIGHT_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return EXIT.error;

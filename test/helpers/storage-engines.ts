@@ -13,13 +13,16 @@ export interface Engine {
   name: 'pglite' | 'postgres';
   /** Options for a fresh, empty database on this engine. */
   fresh(): Promise<OpenSqlOptions>;
-  /** Drops every schema `fresh` made. */
+  /** A further schema (the queue's) dropped by `cleanup`, named after the last fresh one. */
+  extraSchema(suffix: string): string;
+  /** Drops every schema `fresh` and `extraSchema` made. */
   cleanup(): Promise<void>;
 }
 
 export const pgliteEngine: Engine = {
   name: 'pglite',
   fresh: async () => ({ dir: null }),
+  extraSchema: (suffix) => `pgboss_${suffix}`,
   cleanup: async () => {},
 };
 
@@ -31,6 +34,11 @@ export function postgresEngine(url: string): Engine {
       const schema = `pf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
       schemas.push(schema);
       return { url, schema };
+    },
+    extraSchema: (suffix) => {
+      const schema = `${schemas.at(-1) ?? `pf_test_${process.pid}`}_${suffix}`;
+      schemas.push(schema);
+      return schema;
     },
     cleanup: async () => {
       const client = new pg.Client({ connectionString: url });

@@ -134,15 +134,16 @@ export class JobsRepository {
   }
 
   /**
-   * Takes a queued job for `workerId` until `leaseMs` from now: null when it is not queued any more (another worker
-   * has it, or it was cancelled). The only way a job becomes running.
+   * Takes a job for `workerId` until `leaseMs` from now: a queued job, or a running one whose lease ran out (its worker
+   * died and the queue hands it out again). Null when another worker holds it or it is finished. The only way a job
+   * becomes running.
    */
   async claim(jobId: string, workerId: string, leaseMs: number, at = new Date()): Promise<JobRecord | null> {
     const [row] = await this.sql.query<{ doc: JobRecord }>(
       `UPDATE jobs SET status = 'running', claimed_by = $2, lease_until = $3,
          doc = doc || jsonb_build_object('status', 'running', 'startedAt', $4::text)
-       WHERE job_id = $1 AND status = 'queued' RETURNING doc`,
-      [jobId, workerId, new Date(at.getTime() + leaseMs), at.toISOString()],
+       WHERE job_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_until < $5)) RETURNING doc`,
+      [jobId, workerId, new Date(at.getTime() + leaseMs), at.toISOString(), at],
     );
     return row?.doc ?? null;
   }

@@ -38,6 +38,23 @@ export function repositories(sql: SqlClient): Database {
   };
 }
 
+/**
+ * Runs `work` with repositories bound to one transaction: everything it writes is stored together or not at all.
+ * (A repository's own transactions run inside this one.)
+ */
+export function inTransaction<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  return db.sql.transaction((runner) => {
+    const client: SqlClient = {
+      kind: db.sql.kind,
+      query: (text, params) => runner.query(text, params),
+      exec: async (text) => void (await runner.query(text)),
+      transaction: (inner) => inner(runner),
+      close: async () => {},
+    };
+    return work(repositories(client));
+  });
+}
+
 export const databaseDir = (home: string) => join(home, 'db');
 
 /** Where the database lives for a data dir and an environment: the URL wins, else PGlite in the data dir. */

@@ -120,4 +120,11 @@ CREATE TABLE gate_verdicts (
   doc jsonb NOT NULL
 );
 CREATE INDEX gate_verdicts_job ON gate_verdicts (job_id);
+
+CREATE TABLE store_imports (
+  source_sha256 text PRIMARY KEY,
+  source_path text NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now(),
+  counts jsonb NOT NULL
+);
 `;

@@ -193,6 +193,18 @@ export class JobsRepository {
     return row ? { jobId: row.job_id, requestSha256: row.request_sha256 } : null;
   }
 
+  /** Idempotency keys as an older store kept them (the lowdb import). */
+  async insertIdempotency(rows: readonly { workspaceId: string; key: string; jobId: string; requestSha256?: string | null }[]): Promise<void> {
+    for (const r of rows) {
+      await this.sql.query('INSERT INTO idempotency (workspace_id, key, job_id, request_sha256) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        r.workspaceId,
+        r.key,
+        r.jobId,
+        r.requestSha256 ?? null,
+      ]);
+    }
+  }
+
   async appendEvent(jobId: string, event: Omit<JobEventRow, 'created_at'> & { created_at?: string }): Promise<void> {
     const createdAt = event.created_at ?? new Date().toISOString();
     await this.sql.query('INSERT INTO job_events (job_id, created_at, event) VALUES ($1, $2, $3::jsonb)', [jobId, createdAt, JSON.stringify({ ...event, created_at: createdAt })]);

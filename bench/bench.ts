@@ -13,6 +13,7 @@ import { DELIVERY_PROFILES } from '../engine/profiles/index.js';
 import type { GateContext, MediaInfo } from '../engine/types.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { accuracyBench } from './accuracy/run.js';
+import { storeBench } from './store.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
 
@@ -125,10 +126,12 @@ async function videoBench(): Promise<void> {
   console.log(`targets: technical ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; technical peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}; with OCR on captions ≤ 3× → ${captioned.ratio <= 3 ? 'met' : 'MISSED'} (peak RSS ${f(captioned.rss, 0)} MB: the OCR worker's WASM heap)`);
 }
 
-// `npm run bench` runs everything; `npm run bench -- video`, `-- script` or `-- accuracy [entry ...]` runs one part.
-const MODES = ['video', 'script', 'accuracy'];
+// `npm run bench` runs everything but the store; `npm run bench -- video`, `-- script`, `-- accuracy [entry ...]` or
+// `-- store [jobs ...]` runs one part (the store's seeds 100k jobs per engine: only when asked).
+const MODES = ['video', 'script', 'accuracy', 'store'];
 const only = process.argv[2];
 if (only && !MODES.includes(only)) throw new Error(`unknown bench mode "${only}": one of ${MODES.join(', ')}`);
 if (!only || only === 'video') await videoBench();
 if (!only || only === 'script') scriptFaithfulnessBench();
 if (!only || only === 'accuracy') await accuracyBench({ only: process.argv.slice(3) });
+if (only === 'store') await storeBench(process.argv.slice(3));

@@ -9,7 +9,7 @@ import { databaseOptions, openDatabase, type Database } from '../src/storage/dat
 import { migrate } from '../src/storage/migrate.js';
 import type { ApiKeyRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../src/store/records.js';
 import type { UploadRecord } from '../src/uploads.js';
-import { describeEachEngine, freshDatabase } from './helpers/storage-engines.js';
+import { describeEachEngine, freshDatabase, POSTGRES_HINT, POSTGRES_URL, postgresEngine } from './helpers/storage-engines.js';
 import { jobRecord } from './helpers/storage-records.js';
 
 const usage = (entryId: string, workspaceId: string, minutes: number, period = '2026-11', sha256: string | null = 'abc'): UsageEntry => ({
@@ -251,5 +251,29 @@ describe('embedded database on disk', () => {
   it('chooses the Postgres server when PREFLIGHT_DATABASE_URL is set', () => {
     expect(databaseOptions('/h', { PREFLIGHT_DATABASE_URL: 'postgres://u@db/x' })).toEqual({ url: 'postgres://u@db/x' });
     expect(databaseOptions('/h', {})).toEqual({ dir: '/h/db' });
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)(`a lost database connection${POSTGRES_URL ? '' : ` (skipped: ${POSTGRES_HINT})`}`, () => {
+  it('fails the request that met it with store_unavailable, and the next request is served', async () => {
+    const engine = postgresEngine(POSTGRES_URL!);
+    const db = await openDatabase(await engine.fresh());
+    try {
+      await db.jobs.create(jobRecord('job_before', 'ws_1'));
+      const tag = `victim_${process.pid}_${Date.now()}`;
+      const victim = db.sql.transaction(async (tx) => {
+        await tx.query(`SELECT pg_sleep(5) /* ${tag} */`);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      // Another session ends the busy connection, as a server restart or a network cut would.
+      await db.sql.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE $1', [`%${tag}%`]);
+      await expect(victim).rejects.toMatchObject({ code: 'store_unavailable', status: 503 });
+      expect((await db.jobs.get('job_before'))?.jobId).toBe('job_before');
+      await db.jobs.create(jobRecord('job_after', 'ws_1'));
+      expect((await db.jobs.get('job_after'))?.jobId).toBe('job_after');
+    } finally {
+      await db.close();
+      await engine.cleanup();
+    }
   });
 });

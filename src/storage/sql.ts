@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ServiceError } from '../errors.js';
 
 export type Row = Record<string, unknown>;
 export type EngineKind = 'pglite' | 'postgres';
@@ -53,30 +54,75 @@ class PgliteClient implements SqlClient {
   }
 }
 
+/** Connection failures and server shutdowns (SQLSTATE classes 08 and 57P), as opposed to a statement's own error. */
+function connectionLost(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return /Connection terminated|connection timeout/i.test((err as Error)?.message ?? '');
+  return code.startsWith('08') || code.startsWith('57P') || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+}
+
+/**
+ * A lost connection fails the one request that met it with a clear 503; the pool opens a new connection for the
+ * next, so the process keeps serving.
+ */
+function unavailable(err: unknown): unknown {
+  if (!connectionLost(err)) return err;
+  const reason = (err as Error).message;
+  return new ServiceError(
+    'store_unavailable',
+    `The database could not be reached (${reason}); this request changed nothing it did not finish. Retry; if it keeps failing, check the database server and PREFLIGHT_DATABASE_URL.`,
+    { reason },
+    503,
+  );
+}
+
 class PostgresClient implements SqlClient {
   readonly kind = 'postgres' as const;
   constructor(readonly pool: pg.Pool) {}
 
   async query<T extends Row>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query<T>(text, params)).rows;
+    try {
+      return (await this.pool.query<T>(text, params)).rows;
+    } catch (err) {
+      throw unavailable(err);
+    }
   }
 
   async exec(text: string): Promise<void> {
-    await this.pool.query(text);
+    try {
+      await this.pool.query(text);
+    } catch (err) {
+      throw unavailable(err);
+    }
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    try {
+      return await this.inTransaction(work);
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
+
+  private async inTransaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     const conn = await this.pool.connect();
+    // A connection lost while checked out emits 'error' on it: the failing query reports it, nothing else should.
+    const ignore = () => {};
+    conn.on('error', ignore);
+    let broken: Error | undefined;
     try {
       await conn.query('BEGIN');
       const result = await work({ query: async <R extends Row>(text: string, params: unknown[] = []) => (await conn.query<R>(text, params)).rows });
       await conn.query('COMMIT');
       return result;
     } catch (err) {
-      await conn.query('ROLLBACK').catch(() => {});
+      if (connectionLost(err)) broken = err as Error;
+      else await conn.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      conn.release();
+      conn.off('error', ignore);
+      // A broken connection is closed, not returned to the pool.
+      conn.release(broken);
     }
   }
 

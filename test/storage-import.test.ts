@@ -3,9 +3,10 @@
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { importLowdb } from '../src/storage/import-lowdb.js';
+import { openStorage } from '../src/storage/index.js';
 import { LocalObjectStore, openObjectStore } from '../src/storage/object-store.js';
 import { Store } from '../src/store/db.js';
 import type { ApiKeyRecord, WebhookDeliveryRecord } from '../src/store/records.js';
@@ -128,6 +129,28 @@ describeEachEngine('lowdb import into a separate object store', (engine) => {
       await engine.cleanup();
       rmSync(home, { recursive: true, force: true });
       rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('start-up over an old data dir', () => {
+  it('openStorage opens the embedded database in PREFLIGHT_HOME/db and imports db.json once', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pf-open-'));
+    const lines: string[] = [];
+    try {
+      await writeOldDataDir(home);
+      const first = await openStorage(home, {}, (l) => lines.push(l));
+      expect(first.imported?.counts.jobs).toBe(3);
+      expect(first.objects.mode).toBe('durable_filesystem');
+      await first.db.close();
+      const again = await openStorage(home, {}, (l) => lines.push(l));
+      expect(again.imported).toBeNull();
+      expect((await again.db.jobs.list({ limit: 10 })).map((j) => j.jobId)).toEqual(['job_3', 'job_2', 'job_1']);
+      await again.db.close();
+      expect(existsSync(join(home, 'db', 'PG_VERSION'))).toBe(true);
+      expect(lines).toHaveLength(1);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -104,6 +104,8 @@ export async function importLowdb(home: string, db: Database, objects: ObjectSto
     });
     await tx.sql.query('INSERT INTO store_imports (source_sha256, source_path, counts) VALUES ($1, $2, $3::jsonb)', [sourceSha256, path, JSON.stringify(counts)]);
   });
+  // The embedded engine has no autovacuum: fresh statistics let the planner use the indexes on what was just loaded.
+  await db.sql.exec('ANALYZE');
   if (!sameRoot(objects, home)) counts.objects = (await copyFiles(home, objects, 'jobs')) + (await copyFiles(home, objects, 'uploads'));
   const backup = `${path}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
   renameSync(path, backup);

@@ -145,6 +145,10 @@ describeEachEngine('storage repositories', (engine) => {
     expect((await db.usage.list({ workspaceId: 'ws_u' })).map((e) => e.entryId)).toEqual(['e1', 'e2', 'e3']);
     expect((await db.usage.list({ billingPeriod: '2026-11' })).map((e) => e.entryId)).toEqual(['e1', 'e2', 'e4']);
     expect((await db.usage.forMedia('ws_u', '2026-11', 'def')).map((e) => e.entryId)).toEqual(['e2']);
+    expect((await db.usage.latest({ workspaceId: 'ws_u', limit: 2 })).map((e) => e.entryId)).toEqual(['e3', 'e2']);
+    expect((await db.usage.latest({ limit: 1 })).map((e) => e.entryId)).toEqual(['e4']);
+    expect(await db.usage.totalMinutes({ billingPeriod: '2026-11' })).toBe(14);
+    expect(await db.usage.totalMinutes({ billingPeriod: '2026-11', workspaceId: 'ws_v' })).toBe(7);
     await expect(db.usage.append(usage('e1', 'ws_u', 1))).rejects.toThrow();
   });
 
@@ -160,6 +164,11 @@ describeEachEngine('storage repositories', (engine) => {
     await db.keys.touch('k1', new Date('2026-11-05T00:00:00.000Z'));
     expect((await db.keys.get('k1'))?.lastUsedAt).toBe('2026-11-05T00:00:00.000Z');
     await expect(db.keys.insert(key('k9', 'ws_k', { tokenSha256: 'sha-k1' }))).rejects.toThrow();
+    await db.keys.insert(key('k_prov', 'ws_p', { provisioningId: 'prov_1' }));
+    expect((await db.keys.findByProvisioningId('prov_1'))?.keyId).toBe('k_prov');
+    expect(await db.keys.findByProvisioningId('prov_2')).toBeNull();
+    // Two provisionings with one id: the second insert fails, so its caller replays the first key.
+    await expect(db.keys.insert(key('k_prov2', 'ws_p', { provisioningId: 'prov_1' }))).rejects.toThrow();
   });
 
   it('stores uploads and finds the old ones', async () => {
@@ -204,6 +213,7 @@ describeEachEngine('storage repositories', (engine) => {
     expect(await db.webhooks.hasDelivery('job_w', 'job.completed', null, 'https://cb.example.com/')).toBe(true);
     expect(await db.webhooks.hasDelivery('job_w', 'job.completed', null, 'https://other.example.com/')).toBe(false);
     expect((await db.webhooks.due(new Date(), 10)).map((d) => d.deliveryId)).toEqual(['dl_1', 'dl_2']);
+    expect(await db.webhooks.due(new Date(), 10, 'ws_other')).toEqual([]);
     const claims = await Promise.all([1, 2, 3].map(() => db.webhooks.claimDelivery('dl_1', 30_000)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect((await db.webhooks.due(new Date(), 10)).map((d) => d.deliveryId)).toEqual(['dl_2']);
@@ -215,6 +225,7 @@ describeEachEngine('storage repositories', (engine) => {
       ['dl_2', 'sent'],
       ['dl_1', 'pending'],
     ]);
+    expect((await db.webhooks.listDeliveries({ status: 'pending', limit: 10 })).map((d) => d.deliveryId)).toEqual(['dl_1']);
     expect(await db.webhooks.deleteEndpoint('wh_1')).toBe(true);
     expect(await db.webhooks.getEndpoint('wh_1')).toBeNull();
   });

@@ -66,6 +66,7 @@ CREATE TABLE api_keys (
   seq bigserial UNIQUE,
   workspace_id text NOT NULL,
   token_sha256 text NOT NULL UNIQUE,
+  provisioning_id text UNIQUE,
   active boolean NOT NULL,
   doc jsonb NOT NULL
 );

@@ -11,7 +11,7 @@ export class KeysRepository {
       table: 'api_keys',
       id: 'keyId',
       idColumn: 'key_id',
-      columns: { workspace_id: (k) => k.workspaceId, token_sha256: (k) => k.tokenSha256, active: (k) => k.active },
+      columns: { workspace_id: (k) => k.workspaceId, token_sha256: (k) => k.tokenSha256, provisioning_id: (k) => k.provisioningId, active: (k) => k.active },
     });
   }
 
@@ -29,6 +29,15 @@ export class KeysRepository {
 
   async findByTokenSha256(tokenSha256: string): Promise<ApiKeyRecord | null> {
     const [key] = await this.table.where('token_sha256 = $1', [tokenSha256]);
+    return key ?? null;
+  }
+
+  /**
+   * The key a checkout provisioning created. Provisioning ids are unique in the table, so of two concurrent
+   * provisionings with one id the second insert fails and its caller replays this key.
+   */
+  async findByProvisioningId(provisioningId: string): Promise<ApiKeyRecord | null> {
+    const [key] = await this.table.where('provisioning_id = $1', [provisioningId]);
     return key ?? null;
   }
 

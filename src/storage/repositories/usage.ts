@@ -39,6 +39,22 @@ export class UsageRepository {
     return this.table.where(where.join(' AND '), params);
   }
 
+  /** The newest `limit` entries of a workspace (or of all), newest first (GET /v1/usage). */
+  latest(filter: { workspaceId?: string; limit: number }): Promise<UsageEntry[]> {
+    return filter.workspaceId === undefined
+      ? this.table.where('', [filter.limit], 'ORDER BY seq DESC LIMIT $1')
+      : this.table.where('workspace_id = $1', [filter.workspaceId, filter.limit], 'ORDER BY seq DESC LIMIT $2');
+  }
+
+  /** Minutes charged in a period, to one workspace or to all (the usage totals). */
+  async totalMinutes(filter: { billingPeriod: string; workspaceId?: string }): Promise<number> {
+    const row =
+      filter.workspaceId === undefined
+        ? await this.table.scalar<{ n: number }>('coalesce(sum(minutes_metered), 0)::int AS n', 'billing_period = $1', [filter.billingPeriod])
+        : await this.table.scalar<{ n: number }>('coalesce(sum(minutes_metered), 0)::int AS n', 'workspace_id = $1 AND billing_period = $2', [filter.workspaceId, filter.billingPeriod]);
+    return row.n;
+  }
+
   /** Minutes charged to a workspace in a period (ledger.minutesUsed). */
   async minutesUsed(workspaceId: string, billingPeriod: string): Promise<number> {
     const row = await this.table.scalar<{ n: number }>('coalesce(sum(minutes_metered), 0)::int AS n', 'workspace_id = $1 AND billing_period = $2', [workspaceId, billingPeriod]);

@@ -82,19 +82,25 @@ export class WebhooksRepository {
     return row.n > 0;
   }
 
-  /** Newest first: a workspace's deliveries (or all), optionally of one endpoint. */
-  listDeliveries(filter: { workspaceId?: string; webhookId?: string; limit: number }): Promise<WebhookDeliveryRecord[]> {
+  /** Newest first: a workspace's deliveries (or all), optionally of one endpoint or one status. */
+  listDeliveries(filter: { workspaceId?: string; webhookId?: string; status?: WebhookDeliveryRecord['status']; limit: number }): Promise<WebhookDeliveryRecord[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.workspaceId !== undefined) where.push(`workspace_id = $${params.push(filter.workspaceId)}`);
     if (filter.webhookId !== undefined) where.push(`webhook_id = $${params.push(filter.webhookId)}`);
+    if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
     params.push(filter.limit);
     return this.deliveries.where(where.join(' AND '), params, `ORDER BY seq DESC LIMIT $${params.length}`);
   }
 
-  /** Pending deliveries due at `at`, oldest due first. */
-  due(at: Date, limit: number): Promise<WebhookDeliveryRecord[]> {
-    return this.deliveries.where(`status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= $1)`, [at.toISOString(), limit], 'ORDER BY next_attempt_at NULLS FIRST, seq LIMIT $2');
+  /** Pending deliveries due at `at` (of one workspace, or all), longest waiting first. */
+  due(at: Date, limit: number, workspaceId?: string): Promise<WebhookDeliveryRecord[]> {
+    const mine = workspaceId === undefined ? '' : ' AND workspace_id = $3';
+    return this.deliveries.where(
+      `status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= $1)${mine}`,
+      workspaceId === undefined ? [at.toISOString(), limit] : [at.toISOString(), limit, workspaceId],
+      'ORDER BY next_attempt_at NULLS FIRST, seq LIMIT $2',
+    );
   }
 
   /**

@@ -1,0 +1,240 @@
+// Jobs: the record as the service knows it, its idempotency key, and its events. A claim is one conditional UPDATE,
+// so of two workers handed the same job only one runs it.
+import type { JobRecord } from '../../jobs/record.js';
+import type { SqlClient, SqlRunner } from '../sql.js';
+
+export interface JobEventRow {
+  event_type: string;
+  created_at: string;
+  [field: string]: unknown;
+}
+
+export interface ListJobsFilter {
+  /** Omitted: every workspace (operator). */
+  workspaceId?: string;
+  status?: string;
+  sourceUrlSha256?: string;
+  jobId?: string;
+  limit: number;
+}
+
+export interface IdempotencyHit {
+  jobId: string;
+  requestSha256: string | null;
+}
+
+const ACTIVE = ['queued', 'running'];
+
+function columns(r: JobRecord): unknown[] {
+  return [r.jobId, r.workspaceId, r.status, r.createdAt, r.completedAt, r.sourceUrlSha256 ?? null, JSON.stringify(r)];
+}
+
+async function write(tx: SqlRunner, r: JobRecord): Promise<void> {
+  await tx.query(
+    `UPDATE jobs SET workspace_id = $2, status = $3, created_at = $4, completed_at = $5, source_url_sha256 = $6, doc = $7::jsonb WHERE job_id = $1`,
+    columns(r),
+  );
+}
+
+export class JobsRepository {
+  constructor(private readonly sql: SqlClient) {}
+
+  /**
+   * Records a new job, and its idempotency key in the same transaction. When the key is already taken the job is not
+   * created and the earlier job's id is returned instead.
+   */
+  async create(record: JobRecord, idempotency?: { key: string; requestSha256: string | null }): Promise<{ created: boolean; jobId: string }> {
+    return this.sql.transaction(async (tx) => {
+      if (idempotency) {
+        const taken = await tx.query<{ job_id: string }>(
+          `INSERT INTO idempotency (workspace_id, key, job_id, request_sha256) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (workspace_id, key) DO NOTHING RETURNING job_id`,
+          [record.workspaceId, idempotency.key, record.jobId, idempotency.requestSha256],
+        );
+        if (taken.length === 0) {
+          const [hit] = await tx.query<{ job_id: string }>('SELECT job_id FROM idempotency WHERE workspace_id = $1 AND key = $2', [record.workspaceId, idempotency.key]);
+          return { created: false, jobId: hit!.job_id };
+        }
+      }
+      await tx.query(
+        `INSERT INTO jobs (job_id, workspace_id, status, created_at, completed_at, source_url_sha256, doc) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+        columns(record),
+      );
+      return { created: true, jobId: record.jobId };
+    });
+  }
+
+  /** Many jobs in one statement (the lowdb import and the benchmark's seeding). */
+  async insertMany(records: readonly JobRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const values: unknown[] = [];
+    const rows = records.map((r, i) => {
+      values.push(...columns(r));
+      const b = i * 7;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::jsonb)`;
+    });
+    await this.sql.query(
+      `INSERT INTO jobs (job_id, workspace_id, status, created_at, completed_at, source_url_sha256, doc) VALUES ${rows.join(', ')} ON CONFLICT (job_id) DO NOTHING`,
+      values,
+    );
+  }
+
+  async get(jobId: string): Promise<JobRecord | null> {
+    const [row] = await this.sql.query<{ doc: JobRecord }>('SELECT doc FROM jobs WHERE job_id = $1', [jobId]);
+    return row?.doc ?? null;
+  }
+
+  /** Replaces the stored record (the service's own copy after it changed it). */
+  async save(record: JobRecord): Promise<void> {
+    await write(this.sql, record);
+  }
+
+  /** Reads, changes and writes one job under a row lock; null when there is no such job. */
+  async update(jobId: string, change: (record: JobRecord) => void): Promise<JobRecord | null> {
+    return this.sql.transaction(async (tx) => {
+      const [row] = await tx.query<{ doc: JobRecord }>('SELECT doc FROM jobs WHERE job_id = $1 FOR UPDATE', [jobId]);
+      if (!row) return null;
+      const record = row.doc;
+      change(record);
+      await write(tx, record);
+      return record;
+    });
+  }
+
+  /** Newest first, like today's list. */
+  async list(filter: ListJobsFilter): Promise<JobRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (clause: string, value: unknown) => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (filter.workspaceId !== undefined) add('workspace_id = ?', filter.workspaceId);
+    if (filter.status !== undefined) add('status = ?', filter.status);
+    if (filter.sourceUrlSha256 !== undefined) add('source_url_sha256 = ?', filter.sourceUrlSha256);
+    if (filter.jobId !== undefined) add('job_id = ?', filter.jobId);
+    params.push(Math.max(1, Math.min(1000, filter.limit)));
+    const rows = await this.sql.query<{ doc: JobRecord }>(
+      `SELECT doc FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => r.doc);
+  }
+
+  /** Queued or running jobs of a workspace (the plan's active-job limit). */
+  async countActive(workspaceId: string): Promise<number> {
+    const [row] = await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE workspace_id = $1 AND status = ANY($2)', [workspaceId, ACTIVE]);
+    return row!.n;
+  }
+
+  /** Oldest first: the jobs to hand to the queue again at start-up. */
+  async listByStatus(status: string, limit = 1000): Promise<JobRecord[]> {
+    const rows = await this.sql.query<{ doc: JobRecord }>('SELECT doc FROM jobs WHERE status = $1 ORDER BY seq LIMIT $2', [status, limit]);
+    return rows.map((r) => r.doc);
+  }
+
+  /**
+   * Takes a job for `workerId` until `leaseMs` from now: a queued job, or a running one whose lease ran out (its worker
+   * died and the queue hands it out again). Null when another worker holds it or it is finished. The only way a job
+   * becomes running.
+   */
+  async claim(jobId: string, workerId: string, leaseMs: number, at = new Date()): Promise<JobRecord | null> {
+    const [row] = await this.sql.query<{ doc: JobRecord }>(
+      `UPDATE jobs SET status = 'running', claimed_by = $2, lease_until = $3,
+         doc = doc || jsonb_build_object('status', 'running', 'startedAt', $4::text)
+       WHERE job_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_until < $5)) RETURNING doc`,
+      [jobId, workerId, new Date(at.getTime() + leaseMs), at.toISOString(), at],
+    );
+    return row?.doc ?? null;
+  }
+
+  /** The oldest queued job, taken without waiting on jobs other workers are taking (SKIP LOCKED). */
+  async claimNext(workerId: string, leaseMs: number, at = new Date()): Promise<JobRecord | null> {
+    const [row] = await this.sql.query<{ doc: JobRecord }>(
+      `UPDATE jobs SET status = 'running', claimed_by = $1, lease_until = $2,
+         doc = doc || jsonb_build_object('status', 'running', 'startedAt', $3::text)
+       WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'queued' ORDER BY seq FOR UPDATE SKIP LOCKED LIMIT 1)
+       RETURNING doc`,
+      [workerId, new Date(at.getTime() + leaseMs), at.toISOString()],
+    );
+    return row?.doc ?? null;
+  }
+
+  /** Extends the lease of a job this worker still holds; false when it lost it. */
+  async renewLease(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.sql.query(`UPDATE jobs SET lease_until = $3 WHERE job_id = $1 AND claimed_by = $2 AND status = 'running' RETURNING job_id`, [
+      jobId,
+      workerId,
+      new Date(Date.now() + leaseMs),
+    ]);
+    return rows.length === 1;
+  }
+
+  /**
+   * Running jobs whose lease ran out (their worker died) fail as `interrupted`; with `everyRunning` (one embedded
+   * process starting up) every running job does. Returns the failed jobs.
+   */
+  async failInterrupted(opts: { everyRunning?: boolean; at?: Date } = {}): Promise<JobRecord[]> {
+    const at = opts.at ?? new Date();
+    const rows = await this.sql.query<{ doc: JobRecord }>(
+      `UPDATE jobs SET status = 'failed', completed_at = $1, claimed_by = NULL, lease_until = NULL,
+         doc = doc || jsonb_build_object('status', 'failed', 'failureReason', 'interrupted', 'minutesMetered', 0, 'completedAt', $2::text, 'stage', NULL)
+       WHERE status = 'running' AND ($3 OR lease_until IS NULL OR lease_until < $1) RETURNING doc`,
+      [at, at.toISOString(), opts.everyRunning ?? false],
+    );
+    return rows.map((r) => r.doc);
+  }
+
+  async findIdempotent(workspaceId: string, key: string): Promise<IdempotencyHit | null> {
+    const [row] = await this.sql.query<{ job_id: string; request_sha256: string | null }>(
+      'SELECT job_id, request_sha256 FROM idempotency WHERE workspace_id = $1 AND key = $2',
+      [workspaceId, key],
+    );
+    return row ? { jobId: row.job_id, requestSha256: row.request_sha256 } : null;
+  }
+
+  /** Idempotency keys as an older store kept them (the lowdb import). */
+  async insertIdempotency(rows: readonly { workspaceId: string; key: string; jobId: string; requestSha256?: string | null }[]): Promise<void> {
+    for (const r of rows) {
+      await this.sql.query('INSERT INTO idempotency (workspace_id, key, job_id, request_sha256) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        r.workspaceId,
+        r.key,
+        r.jobId,
+        r.requestSha256 ?? null,
+      ]);
+    }
+  }
+
+  async appendEvent(jobId: string, event: Omit<JobEventRow, 'created_at'> & { created_at?: string }): Promise<void> {
+    const createdAt = event.created_at ?? new Date().toISOString();
+    await this.sql.query('INSERT INTO job_events (job_id, created_at, event) VALUES ($1, $2, $3::jsonb)', [jobId, createdAt, JSON.stringify({ ...event, created_at: createdAt })]);
+  }
+
+  async events(jobId: string): Promise<JobEventRow[]> {
+    const rows = await this.sql.query<{ event: JobEventRow }>('SELECT event FROM job_events WHERE job_id = $1 ORDER BY seq', [jobId]);
+    return rows.map((r) => r.event);
+  }
+
+  /** Jobs finished before `cutoff` whose objects are still kept (retention), oldest first. */
+  async finishedBefore(cutoff: Date, limit: number): Promise<JobRecord[]> {
+    const rows = await this.sql.query<{ doc: JobRecord }>(
+      'SELECT doc FROM jobs WHERE completed_at < $1 AND objects_removed_at IS NULL ORDER BY completed_at LIMIT $2',
+      [cutoff, limit],
+    );
+    return rows.map((r) => r.doc);
+  }
+
+  /** The job's objects were removed by retention: its record keeps only the artifacts still stored. */
+  async markObjectsRemoved(jobId: string, keptArtifacts: JobRecord['artifacts'], at = new Date()): Promise<void> {
+    await this.sql.query(`UPDATE jobs SET objects_removed_at = $2, doc = jsonb_set(doc, '{artifacts}', $3::jsonb) WHERE job_id = $1`, [
+      jobId,
+      at,
+      JSON.stringify(keptArtifacts),
+    ]);
+  }
+
+  async deleteEventsBefore(cutoff: Date): Promise<number> {
+    const rows = await this.sql.query('DELETE FROM job_events WHERE created_at < $1 RETURNING 1', [cutoff]);
+    return rows.length;
+  }
+}

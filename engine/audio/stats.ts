@@ -28,6 +28,8 @@ export const CORRELATION_WINDOW_SECONDS = 1;
 /** Clipped 10 ms blocks closer than this merge into one span. */
 export const CLIP_SPAN_MERGE_SECONDS = 0.5;
 export const DEFAULT_MAX_CLIP_SPANS = 500;
+/** A tonal block with at least this crest factor is a sine (3.01 dB), not a clipped tone. */
+const SINE_MIN_CREST_DB = 2.5;
 /** A 10 ms block crowds at full scale from this many samples at or above the clip-run level (all channels). */
 export const NEAR_FULL_SCALE_BLOCK_SAMPLES = 8;
 
@@ -137,7 +139,7 @@ export interface ClippingStats {
   /**
    * Where samples crowd at full scale: blocks with at least NEAR_FULL_SCALE_BLOCK_SAMPLES samples at or above the
    * clip-run level, merged like `spans`. A lossy decode (AAC, MP3) of clipped audio rings around the flat tops, so it
-   * has few equal-sample runs but many such blocks. Blocks of a steady tone are left out. Capped like `spans`.
+   * has few equal-sample runs but many such blocks. Blocks of a sine (tonal, 3 dB crest) are left out. Capped like `spans`.
    */
   nearFullScaleSpans: { start: number; end: number; samples: number }[];
   nearFullScaleSpanCount: number;
@@ -682,9 +684,10 @@ export class AudioStatsAccumulator implements ClipRunSink {
     this.toneInterval.push(tone?.interval ?? 0);
     this.toneSpread.push(tone?.spread ?? 0);
     this.firstLoudSample.push(firstLoud);
-    // A steady tone touching full scale (a normalised sine) crowds there by its shape, not by clipping.
-    const tonal = tone !== null && tone.spread <= BEEP_MAX_INTERVAL_SPREAD;
-    this.hotSamples.push(tonal ? 0 : this.scanners.reduce((n, s) => n + s.blockHot, 0));
+    // A sine touching full scale crowds there by its shape, not by clipping: a tone with a sine's crest factor is left
+    // out (a clipped tone flattens towards a square wave, crest under 1 dB, and still counts).
+    const sineLike = tone !== null && tone.spread <= BEEP_MAX_INTERVAL_SPREAD && 20 * Math.log10(peak) - 10 * Math.log10(loudestMeanSquare) >= SINE_MIN_CREST_DB;
+    this.hotSamples.push(sineLike ? 0 : this.scanners.reduce((n, s) => n + s.blockHot, 0));
     this.clipRunsEnding.ensureLength(this.block + 1);
     this.clipChannelMask.ensureLength(this.block + 1);
     for (const s of this.scanners) s.closeBlock();

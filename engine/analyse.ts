@@ -3,7 +3,7 @@
 // in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { createPcmMeter, MAX_LOUDNESS_BACKLOG, type PcmMeter } from './audio/threaded-loudness.js';
+import { LoudnessMeter } from './audio/loudness.js';
 import { AudioStatsAccumulator } from './audio/stats.js';
 import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
@@ -145,10 +145,14 @@ function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Ar
   });
 }
 
-/** De-interleaves float PCM into new planar chunks as it arrives (the consumer may keep or transfer them). */
+/**
+ * De-interleaves float PCM into planar chunks as it arrives. The planar buffers are reused from chunk to chunk (the
+ * meters keep nothing of what they are given), so the hour of PCM a podcast streams leaves no garbage behind.
+ */
 function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32Array[]) => void): void {
   const frameBytes = channels * 4;
   let pending: Buffer | null = null;
+  let planes: Float32Array[] = [];
   stream.on('data', (chunk: Buffer) => {
     const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     const frames = Math.floor(buf.length / frameBytes);
@@ -157,7 +161,8 @@ function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32
     if (frames === 0) return;
     const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf.subarray(0, usable));
     const interleaved = new Float32Array(aligned.buffer, aligned.byteOffset, frames * channels);
-    const planar = Array.from({ length: channels }, () => new Float32Array(frames));
+    if (planes.length === 0 || planes[0].length < frames) planes = Array.from({ length: channels }, () => new Float32Array(frames));
+    const planar = planes.map((plane) => plane.subarray(0, frames));
     if (channels === 1) planar[0].set(interleaved);
     else if (channels === 2) {
       const left = planar[0];
@@ -211,8 +216,8 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let lastData = Date.now();
   let stalled = false;
   const watchdog = setInterval(() => {
-    // A pipe paused while OCR or the loudness thread catches up is not a stuck decode (every OCR call has its own timeout).
-    if ((textSampler?.backlog ?? 0) > 0 || (meter?.backlog ?? 0) > 0) lastData = Date.now();
+    // A pipe paused while OCR catches up is not a stuck decode (every OCR call has its own timeout).
+    if ((textSampler?.backlog ?? 0) > 0) lastData = Date.now();
     if (Date.now() - lastData > STALL_MS) {
       stalled = true;
       subprocess.kill('SIGKILL');
@@ -255,28 +260,21 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       acc.push(frame, width, height, v.startSeconds + n++ * interval);
     });
   }
-  let meter: PcmMeter | null = null;
+  let meter: LoudnessMeter | null = null;
   let audioStats: AudioStatsAccumulator | null = null;
   let samples = 0;
   if (p.audio && media.audio) {
     const { fd, channels, sampleRate } = p.audio;
     const channelNames = media.audio.channelNames;
-    const m = createPcmMeter({ sampleRate, channelNames, dualMono: channels === 1 });
+    const m = new LoudnessMeter({ sampleRate, channelNames, dualMono: channels === 1 });
     const s = new AudioStatsAccumulator({ sampleRate, channelNames });
     meter = m;
     audioStats = s;
-    const stream = pipes[fd];
-    pcmReader(stream, channels, (planar) => {
-      const frames = planar[0].length;
-      s.push(planar);
-      // The meter takes the planes (a worker thread measures them while this thread goes on); it is given them last.
+    pcmReader(pipes[fd], channels, (planar) => {
       m.push(planar);
-      samples += frames;
+      s.push(planar);
+      samples += planar[0].length;
       if (!p.video) progress(samples / sampleRate);
-      if (m.backlog >= MAX_LOUDNESS_BACKLOG && !stream.isPaused()) {
-        stream.pause();
-        void m.whenBacklogAtMost(MAX_LOUDNESS_BACKLOG / 2).then(() => stream.resume());
-      }
     });
   }
 
@@ -300,14 +298,12 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   const result = await subprocess;
   clearInterval(watchdog);
   if (textSampler && (stalled || result.timedOut || result.isCanceled)) await textSampler.abort();
-  if (stalled || result.timedOut || result.isCanceled) meter?.abort();
   if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
   if (result.timedOut) throw new EngineError('timeout', `Decoding ${media.path} took longer than ${Math.round(timeoutFor(media) / 1000)} s and was stopped.`);
   if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
   const frames = videoAcc?.frameCount ?? 0;
   const text = textSampler ? await textSampler.finish() : null;
   if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
-    meter?.abort();
     const why = lastLine(stderr);
     throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
   }
@@ -336,7 +332,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       channelNames: media.audio.channelNames,
       startSeconds: media.audio.startSeconds,
       durationSeconds: samples / p.audio.sampleRate,
-      loudness: await meter.result(),
+      loudness: meter.result(),
       stats: audioStats.finish(),
     };
   }

@@ -145,10 +145,14 @@ function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Ar
   });
 }
 
-/** De-interleaves float PCM into planar chunks as it arrives. */
+/**
+ * De-interleaves float PCM into planar chunks as it arrives. The planar buffers are reused from chunk to chunk (the
+ * meters keep nothing of what they are given), so the hour of PCM a podcast streams leaves no garbage behind.
+ */
 function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32Array[]) => void): void {
   const frameBytes = channels * 4;
   let pending: Buffer | null = null;
+  let planes: Float32Array[] = [];
   stream.on('data', (chunk: Buffer) => {
     const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     const frames = Math.floor(buf.length / frameBytes);
@@ -157,8 +161,22 @@ function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32
     if (frames === 0) return;
     const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf.subarray(0, usable));
     const interleaved = new Float32Array(aligned.buffer, aligned.byteOffset, frames * channels);
-    const planar = Array.from({ length: channels }, () => new Float32Array(frames));
-    for (let i = 0, k = 0; i < frames; i++) for (let c = 0; c < channels; c++, k++) planar[c][i] = interleaved[k];
+    if (planes.length === 0 || planes[0].length < frames) planes = Array.from({ length: channels }, () => new Float32Array(frames));
+    const planar = planes.map((plane) => plane.subarray(0, frames));
+    if (channels === 1) planar[0].set(interleaved);
+    else if (channels === 2) {
+      const left = planar[0];
+      const right = planar[1];
+      for (let i = 0, k = 0; i < frames; i++, k += 2) {
+        left[i] = interleaved[k];
+        right[i] = interleaved[k + 1];
+      }
+    } else {
+      for (let c = 0; c < channels; c++) {
+        const plane = planar[c];
+        for (let i = 0, k = c; i < frames; i++, k += channels) plane[i] = interleaved[k];
+      }
+    }
     onChunk(planar);
   });
 }

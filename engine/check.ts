@@ -8,7 +8,8 @@ import { readsSidecars } from './gates/define.js';
 import { gateById, parseChecks } from './gates/index.js';
 import { skippedGate } from './gates/kit/result.js';
 import { probe } from './probe.js';
-import { needsLegalLevels, PROFILES_VERSION, resolveProfile, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
+import { classifyAudioContent } from './audio/content-kind.js';
+import { needsLegalLevels, PROFILES_VERSION, refineAutoForMusic, resolveProfile, type DeliveryProfileId, type ResolvedProfile } from './profiles/index.js';
 import { sha256File } from './receipt.js';
 import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, mediaSummary, verdictOf, type Report } from './report.js';
 import { withSidecarFiles } from './sidecars/contact-sheets.js';
@@ -153,20 +154,22 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   progress(0, 'probe');
   const [media, capabilities] = await Promise.all([path === null ? sidecarOnlyMedia(opts.sidecars!) : probe(path, opts.signal), engineCapabilities()]);
   await opts.afterProbe?.(media);
-  const resolved = resolveProfile(opts.profile, media);
+  const autoResolved = resolveProfile(opts.profile, media);
   const shape = path === null ? null : mediaShapeOf(media);
   const sidecarNames = sidecarsGiven(opts.sidecars);
-  const gates = selectGates(resolved, checks, shape, sidecarNames);
+  const gates = selectGates(autoResolved, checks, shape, sidecarNames);
   const tProbe = performance.now();
 
   progress(5, 'analyse');
-  const needs = signalNeeds(gates, media, resolved.deliveryProfile.id as DeliveryProfileId);
+  const needs = signalNeeds(gates, media, autoResolved.deliveryProfile.id as DeliveryProfileId);
   const [signals, sha256] =
     path === null
       ? [{ video: null, audio: null, analysisMs: 0 }, '']
       : await Promise.all([analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }), sha256File(path)]);
   if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
   const tAnalyse = performance.now();
+  const audioContent = signals.audio ? classifyAudioContent(signals.audio.stats.envelope) : null;
+  const resolved = refineAutoForMusic(autoResolved, media, audioContent?.kind === 'music');
 
   progress(95, 'gates');
   const timecodeFps = timecodeFpsOf(media);
@@ -177,6 +180,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
 
   const warnings: string[] = [];
   if (path === null) warnings.push('Sidecar-only check: no media was analysed; gates that need the media are skipped and no receipt can be signed.');
+  if (resolved !== autoResolved) warnings.push(`auto: the audio is music (no speech pauses, ${(100 * audioContent!.pauseShare).toFixed(1)} % quiet blocks), so it is judged against ${resolved.deliveryProfile.id} streaming loudness rather than podcast delivery; pass --profile audio to judge it as a podcast.`);
   if (signals.decodeWarning) warnings.push(`ffmpeg reported a decode error; the file may be truncated or damaged: ${signals.decodeWarning}`);
   if (media.otherStreams.length) warnings.push(`${media.otherStreams.length} stream(s) not analysed: ${media.otherStreams.map((s) => `#${s.index} ${s.type}${s.codec ? ` (${s.codec})` : ''}`).join(', ')}`);
 

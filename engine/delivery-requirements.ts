@@ -139,7 +139,7 @@ export interface CoverageInput {
 }
 
 /**
- * A media gate counts only when it ran (pass, watch or block). A sidecar gate counts when it was selected and did
+ * A media gate counts only when it ran (pass, watch, block, or unmeasured: it ran and says what it could not measure). A sidecar gate counts when it was selected and did
  * not error: with its sidecar given it may still skip for what the sidecar says (a manifest that declares no end
  * screen), and that is its answer, not a gap.
  */
@@ -155,7 +155,7 @@ export function checkCoverage(input: CoverageInput): CheckCoverage {
   const required = requiredGates(input.deliveryProfile, input.media, input.sidecars);
   const ran = (gate: string) => {
     const s = status.get(gate);
-    return s === 'pass' || s === 'watch' || s === 'block';
+    return s === 'pass' || s === 'watch' || s === 'block' || s === 'unmeasured';
   };
   const missing = required.filter((gate) => (requirement.mediaGates.includes(gate) ? !ran(gate) : !status.has(gate)));
   return { ...base, required, missing, complete: missing.length === 0 && errored.length === 0 };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 export const SeveritySchema = z.enum(['BLOCK', 'WATCH']);
 export const VerdictSchema = z.enum(['PASS', 'WATCH', 'BLOCK']);
-export const GateStatusSchema = z.enum(['pass', 'watch', 'block', 'skipped', 'error']);
+export const GateStatusSchema = z.enum(['pass', 'watch', 'block', 'skipped', 'error', 'unmeasured']);
 export const MediaKindSchema = z.enum(['video', 'audio', 'image']);
 export type MediaKind = z.infer<typeof MediaKindSchema>;
 
@@ -49,7 +49,7 @@ export const FlagSchema = z
 const gateShape = {
   gate: z.string(),
   status: GateStatusSchema,
-  reason: z.string().optional().meta({ description: 'Why the gate was skipped or failed.' }),
+  reason: z.string().optional().meta({ description: 'Why the gate was skipped, failed or could not measure what it judges (unmeasured: it ran, found nothing to measure on, and raised no flag).' }),
   measurements: z.record(z.string(), z.unknown()).meta({ description: 'What the gate measured; the keys depend on the gate.' }),
 };
 

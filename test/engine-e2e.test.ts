@@ -14,7 +14,8 @@ describe('engine end to end', () => {
     for (const id of ['black_frames', 'loop_freeze', 'canvas_fill', 'format_spec', 'loudness', 'clipping', 'dead_air', 'channel_balance', 'av_sync']) {
       const g = gate(report, id);
       expect(g, id).toBeDefined();
-      expect(g.status, `${id}: ${JSON.stringify(g)}`).toBe('pass');
+      // A test pattern over a tone has no sync events: av_sync says it could not measure lip sync (issue 14).
+      expect(g.status, `${id}: ${JSON.stringify(g)}`).toBe(id === 'av_sync' ? 'unmeasured' : 'pass');
       expect(Object.keys(g.measurements).length, id).toBeGreaterThan(0);
     }
     expect(report.flags).toEqual([]);

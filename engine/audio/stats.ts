@@ -28,6 +28,10 @@ export const CORRELATION_WINDOW_SECONDS = 1;
 /** Clipped 10 ms blocks closer than this merge into one span. */
 export const CLIP_SPAN_MERGE_SECONDS = 0.5;
 export const DEFAULT_MAX_CLIP_SPANS = 500;
+/** A tonal block with at least this crest factor is a sine (3.01 dB), not a clipped tone. */
+const SINE_MIN_CREST_DB = 2.5;
+/** A 10 ms block crowds at full scale from this many samples at or above the clip-run level (all channels). */
+export const NEAR_FULL_SCALE_BLOCK_SAMPLES = 8;
 
 /** Beep: a burst at most this long ... */
 export const BEEP_MAX_SECONDS = 0.3;
@@ -72,6 +76,11 @@ export interface ChannelClipping {
   fullScaleSamples: number;
   /** fullScaleSamples / samples, 0..1. */
   fullScaleShare: number;
+  /** Samples at or above CLIP_RUN_LEVEL_DBFS (flat or not: a lossy decode rings around a clipped top) and their share. */
+  nearFullScaleSamples: number;
+  nearFullScaleShare: number;
+  /** Samples above 1.0: only a float or lossy decode holds them, and only when the audio was driven past full scale. */
+  oversSamples: number;
   /** Loudest |sample| of the channel (null for digital silence) and how many samples sit exactly at it. */
   loudestLevelDbfs: number | null;
   loudestLevelSamples: number;
@@ -127,6 +136,15 @@ export interface ClippingStats {
   spanCount: number;
   spansTruncated: boolean;
   spanMergeSeconds: number;
+  /**
+   * Where samples crowd at full scale: blocks with at least NEAR_FULL_SCALE_BLOCK_SAMPLES samples at or above the
+   * clip-run level, merged like `spans`. A lossy decode (AAC, MP3) of clipped audio rings around the flat tops, so it
+   * has few equal-sample runs but many such blocks. Blocks of a sine (tonal, 3 dB crest) are left out. Capped like `spans`.
+   */
+  nearFullScaleSpans: { start: number; end: number; samples: number }[];
+  nearFullScaleSpanCount: number;
+  /** Samples at or above the clip-run level in those spans (every span, not only the listed ones). */
+  nearFullScaleSpanSamples: number;
 }
 
 export interface LevelEnvelope {
@@ -311,6 +329,11 @@ class ChannelScanner {
   blockIntervals = 0;
   /** Offset in the block of the first sample above the block's onset amplitude, -1 if none. */
   blockFirstLoud = -1;
+  /** Samples of the block at or above the clip-run level (near full scale). */
+  blockHot = 0;
+  hotSamples = 0;
+  /** Samples above 1.0 (a float or lossy decode of audio driven past full scale). */
+  overs = 0;
   // current 100 ms block
   channelBlockSumSquares = 0;
   // equal-sample runs
@@ -354,6 +377,7 @@ class ChannelScanner {
     let next = this.next;
     let nextCount = this.nextCount;
     let fullScale = this.fullScaleSamples;
+    let hot = this.blockHot;
     const sampleOffset = firstSample - from;
     for (let i = from; i < to; i++) {
       let x = data[i];
@@ -393,7 +417,13 @@ class ChannelScanner {
           nextCount = 1;
         } else nextCount++;
       }
-      if (a >= FULL_SCALE_LEVEL) fullScale++;
+      if (a >= CLIP_RUN_LEVEL) {
+        hot++;
+        if (a >= FULL_SCALE_LEVEL) {
+          fullScale++;
+          if (a > 1) this.overs++;
+        }
+      }
       if (a > onsetAmplitude && firstLoud < 0) firstLoud = blockOffset + i - from;
     }
     this.blockSum = blockSum;
@@ -409,6 +439,7 @@ class ChannelScanner {
     this.next = next;
     this.nextCount = nextCount;
     this.fullScaleSamples = fullScale;
+    this.blockHot = hot;
   }
 
   /** Records the interval since the previous crossing when both lie in this block (an interval reaching back over silence says nothing). */
@@ -437,7 +468,8 @@ class ChannelScanner {
     this.sumSquares += this.blockSumSquares;
     this.channelBlockSumSquares += this.blockSumSquares;
     if (this.blockPeak > this.peak) this.peak = this.blockPeak;
-    this.blockSum = this.blockSumSquares = this.blockPeak = 0;
+    this.hotSamples += this.blockHot;
+    this.blockSum = this.blockSumSquares = this.blockPeak = this.blockHot = 0;
     this.blockIntervalSum = this.blockIntervalSquares = this.blockIntervals = 0;
     this.blockHasCrossing = false;
     this.blockFirstLoud = -1;
@@ -474,6 +506,9 @@ class ChannelScanner {
       longestClippedRunSamples: this.longestClippedRun,
       fullScaleSamples: this.fullScaleSamples,
       fullScaleShare: frames > 0 ? this.fullScaleSamples / frames : 0,
+      nearFullScaleSamples: this.hotSamples,
+      nearFullScaleShare: frames > 0 ? this.hotSamples / frames : 0,
+      oversSamples: this.overs,
       loudestLevelDbfs: loud ? amplitudeDb(this.loudest) : null,
       loudestLevelSamples: loud ? this.loudestCount : 0,
       loudestAtSeconds: loud ? seconds(this.loudestAt) : null,
@@ -510,6 +545,8 @@ export class AudioStatsAccumulator implements ClipRunSink {
   private readonly firstLoudSample = new BlockSeries((n) => new Int32Array(n));
   private readonly clipRunsEnding = new BlockSeries((n) => new Uint32Array(n));
   private readonly clipChannelMask = new BlockSeries((n) => new Uint32Array(n));
+  /** Samples at or above the clip-run level per block, all channels. */
+  private readonly hotSamples = new BlockSeries((n) => new Uint32Array(n));
   // 100 ms series per channel
   private channelSeries: BlockSeries<Float32Array>[] = [];
   private channelBlockSamples = 0;
@@ -647,6 +684,10 @@ export class AudioStatsAccumulator implements ClipRunSink {
     this.toneInterval.push(tone?.interval ?? 0);
     this.toneSpread.push(tone?.spread ?? 0);
     this.firstLoudSample.push(firstLoud);
+    // A sine touching full scale crowds there by its shape, not by clipping: a tone with a sine's crest factor is left
+    // out (a clipped tone flattens towards a square wave, crest under 1 dB, and still counts).
+    const sineLike = tone !== null && tone.spread <= BEEP_MAX_INTERVAL_SPREAD && 20 * Math.log10(peak) - 10 * Math.log10(loudestMeanSquare) >= SINE_MIN_CREST_DB;
+    this.hotSamples.push(sineLike ? 0 : this.scanners.reduce((n, s) => n + s.blockHot, 0));
     this.clipRunsEnding.ensureLength(this.block + 1);
     this.clipChannelMask.ensureLength(this.block + 1);
     for (const s of this.scanners) s.closeBlock();
@@ -713,6 +754,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
     const fullScaleSamples = this.scanners.reduce((a, s) => a + s.fullScaleSamples, 0);
     const allSamples = this.frames * this.scanners.length;
     const spans = this.clipSpans();
+    const hotSpans = this.nearFullScaleSpans();
     return {
       minRunSamples: MIN_CLIP_RUN_SAMPLES,
       runLevelDbfs: CLIP_RUN_LEVEL_DBFS,
@@ -724,6 +766,9 @@ export class AudioStatsAccumulator implements ClipRunSink {
       spanCount: spans.length,
       spansTruncated: spans.length > this.maxClipSpans,
       spanMergeSeconds: CLIP_SPAN_MERGE_SECONDS,
+      nearFullScaleSpans: hotSpans.slice(0, this.maxClipSpans),
+      nearFullScaleSpanCount: hotSpans.length,
+      nearFullScaleSpanSamples: hotSpans.reduce((n, span) => n + span.samples, 0),
     };
   }
 
@@ -748,6 +793,25 @@ export class AudioStatsAccumulator implements ClipRunSink {
       end: Math.min(this.blockSeconds(s.endBlock), this.frames / this.sampleRate),
       runs: s.runs,
       channels: channelsOf(s.mask),
+    }));
+  }
+
+  private nearFullScaleSpans(): { start: number; end: number; samples: number }[] {
+    const spans: { startBlock: number; endBlock: number; samples: number }[] = [];
+    const mergeBlocks = Math.round(CLIP_SPAN_MERGE_SECONDS / ENVELOPE_BLOCK_SECONDS);
+    for (let b = 0; b < this.hotSamples.length; b++) {
+      const samples = this.hotSamples.get(b);
+      if (samples < NEAR_FULL_SCALE_BLOCK_SAMPLES) continue;
+      const last = spans[spans.length - 1];
+      if (last && b - last.endBlock <= mergeBlocks) {
+        last.endBlock = b + 1;
+        last.samples += samples;
+      } else spans.push({ startBlock: b, endBlock: b + 1, samples });
+    }
+    return spans.map((s) => ({
+      start: this.blockSeconds(s.startBlock),
+      end: Math.min(this.blockSeconds(s.endBlock), this.frames / this.sampleRate),
+      samples: s.samples,
     }));
   }
 

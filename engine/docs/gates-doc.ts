@@ -68,7 +68,7 @@ function verdicts(): string[] {
   return [
     '## Verdicts',
     '',
-    'Each gate returns a status (`pass`, `watch`, `block`, `skipped` or `error`), its measurements and zero or more timestamped flags. ' +
+    'Each gate returns a status (`pass`, `watch`, `block`, `skipped`, `error` or `unmeasured`: it ran but the content held nothing it could measure, with the reason), its measurements and zero or more timestamped flags. ' +
       'Every flag is **BLOCK** or **WATCH** and carries its evidence (measured value, threshold, source) and a repair.',
     '',
     '- **BLOCK**: not ready to publish or deliver; the flag says what to fix.',

@@ -119,7 +119,7 @@ export interface ResolvedProfile {
 const SHORTS_MAX_SECONDS = 180;
 
 /** What `auto` picks, in words, for the doors' descriptions. */
-export const AUTO_PROFILE_RULE = `image → creator_thumbnail, audio → npo_podcast_or_audio, square-or-taller video up to ${SHORTS_MAX_SECONDS} s → nto_shorts, other video → generic_creator_video`;
+export const AUTO_PROFILE_RULE = `image → creator_thumbnail, audio → npo_podcast_or_audio (music without speech pauses judged against video_site_longform streaming loudness), square-or-taller video up to ${SHORTS_MAX_SECONDS} s → nto_shorts, other video → generic_creator_video`;
 
 /** `auto`: image → thumbnail; audio → podcast/audio; square-or-taller video up to 180 s → shorts; other video → creator video. */
 export function inferPipelineProfile(media: MediaInfo): PipelineProfileId {
@@ -128,6 +128,18 @@ export function inferPipelineProfile(media: MediaInfo): PipelineProfileId {
   const v = media.video;
   const tallOrSquare = v ? v.displayHeight >= v.displayWidth : false;
   return tallOrSquare && media.durationSeconds <= SHORTS_MAX_SECONDS ? 'nto_shorts' : 'generic_creator_video';
+}
+
+/** The delivery `auto` judges an audio file of music against: streaming services normalise music to about −14 LUFS. */
+export const AUTO_MUSIC_DELIVERY: DeliveryProfileId = 'video_site_longform';
+
+/**
+ * `auto` on an audio file that turns out to be music (no speech pauses, varying level): keeps the audio gates but
+ * judges them against streaming loudness instead of podcast delivery. Anything else is returned unchanged.
+ */
+export function refineAutoForMusic(resolved: ResolvedProfile, media: MediaInfo, isMusic: boolean): ResolvedProfile {
+  if (resolved.resolution !== 'auto' || media.kind !== 'audio' || !isMusic) return resolved;
+  return { ...resolved, deliveryProfile: DELIVERY_PROFILES[AUTO_MUSIC_DELIVERY] };
 }
 
 export const ACCEPTED_PROFILE_NAMES: readonly string[] = [...new Set([...REQUEST_PROFILES, ...PIPELINE_PROFILE_IDS, ...DELIVERY_PROFILE_IDS])];

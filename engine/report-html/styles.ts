@@ -86,7 +86,7 @@ table.gates td:nth-child(3){min-width:12rem}
 .measurements li{min-width:0}
 .key-name{color:var(--muted)}
 .status{font-weight:700;text-transform:uppercase;font-size:.78rem}
-.status-block .status{color:var(--block)}.status-watch .status{color:var(--watch)}.status-pass .status{color:var(--pass)}.status-error .status{color:var(--block)}.status-skipped .status{color:var(--muted)}
+.status-block .status{color:var(--block)}.status-watch .status{color:var(--watch)}.status-pass .status{color:var(--pass)}.status-error .status{color:var(--block)}.status-skipped .status,.status-unmeasured .status{color:var(--muted)}
 .steps{padding-left:1.3rem}
 footer{margin:2rem 0 1rem;font-size:.82rem;color:var(--muted)}
 @media (max-width:639px){

@@ -1,6 +1,6 @@
 import { uploadReadiness, type Report } from '../../engine/report.js';
 
-const STATUS_MARK: Record<string, string> = { pass: 'pass ', watch: 'WATCH', block: 'BLOCK', skipped: 'skip ', error: 'ERROR' };
+const STATUS_MARK: Record<string, string> = { pass: 'pass ', watch: 'WATCH', block: 'BLOCK', skipped: 'skip ', error: 'ERROR', unmeasured: 'n/m  ' };
 
 function keyMeasurements(m: Record<string, unknown>): string {
   const parts = Object.entries(m)
@@ -22,7 +22,7 @@ export function renderSummary(report: Report): string {
   lines.push('');
   lines.push('Gates');
   for (const g of report.gates) {
-    const detail = g.status === 'skipped' || g.status === 'error' ? (g.reason ?? '') : keyMeasurements(g.measurements);
+    const detail = g.status === 'skipped' || g.status === 'error' || g.status === 'unmeasured' ? (g.reason ?? '') : keyMeasurements(g.measurements);
     lines.push(`  ${STATUS_MARK[g.status] ?? g.status}  ${g.gate.padEnd(28)} ${detail}`);
   }
   if (report.flags.length) {

@@ -5,9 +5,10 @@ import type { FlagDraft, GateContext, GateResult, GateThresholds, VideoSignals }
 import { t } from '../../profiles/threshold-values.js';
 import { defineGate } from '../define.js';
 import { exceeds, reaches } from '../kit/bands.js';
-import { gateResult, skippedGate } from '../kit/result.js';
+import { gateResult, skippedGate, unmeasuredGate } from '../kit/result.js';
 import { median, round } from '../kit/stats.js';
 import { threshold, thresholdValues } from '../kit/thresholds.js';
+import { estimateContentOffset, MAX_LAG_SECONDS } from './av-sync-correlation.js';
 
 function avSyncThresholds(delivery: DeliveryProfileId): GateThresholds {
   const broadcast = delivery === 'broadcast_r128';
@@ -157,29 +158,45 @@ function avSync(ctx: GateContext): GateResult {
   const beeps = beepOnsets(ctx);
   const offsets = pairOffsets(flashes, beeps);
   const minEvents = threshold(ctx.thresholds, 'syncPatternMinEvents');
-  const contentOffsetMs = offsets.length >= minEvents ? median(offsets) * 1000 : null;
+  const patternOffsetMs = offsets.length >= minEvents ? median(offsets) * 1000 : null;
+  const correlation = patternOffsetMs === null ? estimateContentOffset(v, a) : null;
+  // Measured on presentation times, so a container offset is already part of it.
+  const correlatedOffsetMs = correlation?.offsetMs ?? null;
+  const contentOffsetMs = patternOffsetMs ?? correlatedOffsetMs;
+  const method = patternOffsetMs !== null ? 'sync_pattern' : correlatedOffsetMs !== null ? 'onset_correlation' : null;
   const videoEnd = v.startSeconds + v.frameCount / v.fps;
   const audioEnd = a.startSeconds + a.durationSeconds;
   const flags: FlagDraft[] = [];
   const offsetEvidence = { containerOffsetMs: round(containerOffsetMs, 1), syncEvents: offsets.length };
+  const correlationEvidence = correlation
+    ? { peakCorrelation: round(correlation.peakCorrelation, 3), runnerUpCorrelation: round(correlation.runnerUpCorrelation, 3), pictureOnsets: correlation.pictureEvents }
+    : null;
   const offset =
-    contentOffsetMs !== null
-      ? offsetFlag(contentOffsetMs, 'content', ctx, videoEnd, { ...offsetEvidence, spreadMs: round((Math.max(...offsets) - Math.min(...offsets)) * 1000, 1) })
-      : offsetFlag(containerOffsetMs, 'container', ctx, videoEnd, offsetEvidence);
+    patternOffsetMs !== null
+      ? offsetFlag(patternOffsetMs, 'content', ctx, videoEnd, { ...offsetEvidence, method, spreadMs: round((Math.max(...offsets) - Math.min(...offsets)) * 1000, 1) })
+      : correlatedOffsetMs !== null
+        ? offsetFlag(correlatedOffsetMs, 'content', ctx, videoEnd, { ...offsetEvidence, method, ...correlationEvidence })
+        : offsetFlag(containerOffsetMs, 'container', ctx, videoEnd, offsetEvidence);
   if (offset) flags.push(offset);
   const duration = durationFlag(audioEnd, videoEnd, v.fps, ctx);
   if (duration) flags.push(duration);
-  return gateResult(
+  const measurements = {
+    containerOffsetMs: round(containerOffsetMs, 1),
+    contentOffsetMs: contentOffsetMs === null ? null : round(contentOffsetMs, 1),
+    contentMethod: method,
+    syncPattern: { flashes: flashes.length, beeps: beeps.length, pairs: offsets.length },
+    ...(correlationEvidence ? { onsetCorrelation: correlationEvidence } : {}),
+    audioEndSeconds: round(audioEnd, 3),
+    videoEndSeconds: round(videoEnd, 3),
+    durationMismatchSeconds: round(audioEnd - videoEnd, 3),
+    convention: '+ = audio early',
+  };
+  if (contentOffsetMs !== null) return gateResult('av_sync', measurements, flags);
+  const why = correlation?.reason ?? 'no sync events in the content';
+  return unmeasuredGate(
     'av_sync',
-    {
-      containerOffsetMs: round(containerOffsetMs, 1),
-      contentOffsetMs: contentOffsetMs === null ? null : round(contentOffsetMs, 1),
-      syncPattern: { flashes: flashes.length, beeps: beeps.length, pairs: offsets.length },
-      audioEndSeconds: round(audioEnd, 3),
-      videoEndSeconds: round(videoEnd, 3),
-      durationMismatchSeconds: round(audioEnd - videoEnd, 3),
-      convention: '+ = audio early',
-    },
+    `Lip sync not measured: no flash/beep sync pattern, and ${why}. Only the container start times and durations were checked.`,
+    measurements,
     flags,
   );
 }
@@ -191,8 +208,12 @@ export const avSyncGate = defineGate({
   algorithm:
     'Container offset = video start − audio start (+ = audio early), judged against the lip-sync limits of the delivery profile (BT.1359 for web, R37 for broadcast). ' +
     'When the content carries a sync pattern (short full-picture flashes and short audio beeps), each flash is paired with the nearest beep within 0.5 s; ' +
-    'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. Audio ending more than 2 frames before the picture, ' +
-    'or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ffmpeg has no lip-sync detector: speech without a sync pattern is not measured.',
+    'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. ' +
+    `Without a pattern, audio onsets (10 ms level rises) are cross-correlated with picture-change onsets (cuts, flashes, motion starts) over ±${MAX_LAG_SECONDS * 1000} ms; ` +
+    'a lag that clearly wins (correlation ≥ 0.35, 1.5× any lag 150 ms away, at least 3 distinct picture onsets) gives the content offset. ' +
+    'When neither measures, the gate reports status unmeasured with the reason (never a plain pass); container offset and duration flags still apply. ' +
+    'Audio ending more than 2 frames before the picture, or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ' +
+    'There is no lip reading: speech over a still or a talking head without cuts or flashes is unmeasured.',
   requires: { kinds: ['video'], signals: ['video', 'audio'] },
   thresholds: avSyncThresholds,
   run: avSync,

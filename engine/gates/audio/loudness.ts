@@ -326,7 +326,8 @@ export const loudnessGate = defineGate({
   area: 'audio',
   title: 'Programme loudness and true peak on target',
   algorithm:
-    'Our own ITU-R BS.1770-5 meter (K-weighting, 400 ms blocks on a 100 ms hop, −70 LUFS and −10 LU gates; mono measured dual-mono) gives integrated loudness, loudness range (EBU Tech 3342), max momentary/short-term (10 ms hop) and BS.1770 Annex 2 oversampled true peak, all rounded to 0.1 as R 128 displays them. ' +
+    'Our own ITU-R BS.1770-5 meter (K-weighting, 400 ms blocks on a 100 ms hop, −70 LUFS and −10 LU gates; mono measured dual-mono) gives integrated loudness, loudness range (EBU Tech 3342 on a short-term value every second over full 3 s windows, as libebur128 reads it), max momentary/short-term (10 ms hop) and BS.1770 Annex 2 oversampled true peak, all rounded to 0.1 as R 128 displays them. ' +
+    'It agrees with libebur128 (loudgain) and ffmpeg ebur128=peak=true within 0.1 LU integrated, 0.5 LU range and 0.3 dB true peak on the accuracy corpus. Intended differences: a mono file reads 3.01 LU louder than libebur128 reports it (dual mono, as heard on two loudspeakers; ffmpeg with dualmono=true agrees), and 7.1 back surrounds weigh 1.0 per BS.1770-5 where ffmpeg weighs them 1.41. ' +
     "Integrated loudness outside the profile's tolerance is WATCH and outside its wider band BLOCK; true peak over the ceiling is WATCH or BLOCK per profile. " +
     'Broadcast short-form (≤ 120 s) also checks max short-term loudness (R 128 s1) and points at the loudest 3 s; podcasts also check loudness range. Each flag gives a gain command when a plain gain fits under the peak ceiling, and the two-pass ffmpeg loudnorm commands with our measurements filled in.',
   requires: { kinds: ['video', 'audio'], signals: ['audio'] },

@@ -24,3 +24,8 @@ export function gateResultAtMs(gate: string, measurements: Record<string, unknow
 export function skippedGate(gate: string, reason: string, measurements: Record<string, unknown> = {}): GateResult {
   return { gate, status: 'skipped', reason, measurements, flags: [] };
 }
+
+/** A gate that ran but found nothing in the content to measure: not a pass, unless a flag says more. */
+export function unmeasuredGate(gate: string, reason: string, measurements: Record<string, unknown>, flags: FlagDraft[]): GateResult {
+  return flags.length > 0 ? { ...gateResult(gate, measurements, flags), reason } : { gate, status: 'unmeasured', reason, measurements, flags };
+}

@@ -81,6 +81,10 @@ export interface VideoFrameStats {
   darkFraction: number;
   /** Mean absolute difference to the previous frame, 0..1 (0 for the first frame). */
   diff: number;
+  /** Largest mean absolute difference of any cell (about 12×12 analysis pixels) to the previous frame, code values 0..255. */
+  peakChange: number;
+  /** Share of cells that changed at all since the previous frame, 0..1: broad (camera, zoom, fade) versus local change. */
+  changedShare: number;
 }
 
 export interface VideoSignals {

@@ -25,6 +25,19 @@ interface PerFrameCanvas {
 }
 
 const MAX_STILLS = 240;
+/**
+ * Change is also measured per cell of about this many analysis pixels a side (16×9 cells on 16:9), so a caret, a
+ * pointer or a waveform that changes a few pixels is seen even when the whole-frame mean hardly moves.
+ */
+const CELL_SIDE = 12;
+/** A cell whose mean absolute change reaches this (code values) changed at all: decoded repeats measure 0. */
+export const CHANGED_CELL_CODES = 0.1;
+/**
+ * A frame whose most-changed cell changed less than this (code values) repeats its predecessor: decoded duplicates
+ * measure 0 and an encoder refining a held picture stays under ~0.35, while a caret, a pointer or the slowest zoom
+ * measure about 0.7 and more.
+ */
+export const STILL_CHANGE_CODES = 0.5;
 
 export class VideoFrameAccumulator {
   private readonly fps: number;
@@ -36,6 +49,10 @@ export class VideoFrameAccumulator {
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
+  /** Cell of each analysis pixel, pixels per cell, and the cells' summed change in the current frame. */
+  private readonly cellOf: Uint16Array;
+  private readonly cellArea: Float64Array;
+  private readonly cellChange: Float64Array;
 
   constructor(
     readonly width: number,
@@ -50,6 +67,19 @@ export class VideoFrameAccumulator {
     this.fps = fps;
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
+    const cols = Math.max(1, Math.round(width / CELL_SIDE));
+    const rows = Math.max(1, Math.round(height / CELL_SIDE));
+    this.cellOf = new Uint16Array(width * height);
+    this.cellArea = new Float64Array(cols * rows);
+    this.cellChange = new Float64Array(cols * rows);
+    for (let y = 0; y < height; y++) {
+      const row = Math.min(rows - 1, Math.floor((y * rows) / height)) * cols;
+      for (let x = 0; x < width; x++) {
+        const c = row + Math.min(cols - 1, Math.floor((x * cols) / width));
+        this.cellOf[y * width + x] = c;
+        this.cellArea[c]++;
+      }
+    }
   }
 
   get frameCount(): number {
@@ -57,25 +87,43 @@ export class VideoFrameAccumulator {
   }
 
   push(frame: Uint8Array): void {
-    const { width, height } = this;
+    const { width, height, cellOf, cellChange } = this;
     const n = width * height;
     let sum = 0;
     let dark = 0;
     let diff = 0;
     const prev = this.previous;
+    cellChange.fill(0);
     for (let i = 0; i < n; i++) {
       const v = frame[i];
       sum += v;
       if (v <= BLACK_PIXEL_CODE) dark++;
-      if (prev) diff += Math.abs(v - prev[i]);
+      if (prev) {
+        const d = Math.abs(v - prev[i]);
+        diff += d;
+        cellChange[cellOf[i]] += d;
+      }
     }
-    const stats: VideoFrameStats = { mean: sum / n / 255, darkFraction: dark / n, diff: prev ? diff / n / 255 : 0 };
+    let peak = 0;
+    let changed = 0;
+    for (let c = 0; c < cellChange.length; c++) {
+      const m = cellChange[c] / this.cellArea[c];
+      if (m > peak) peak = m;
+      if (m >= CHANGED_CELL_CODES) changed++;
+    }
+    const stats: VideoFrameStats = {
+      mean: sum / n / 255,
+      darkFraction: dark / n,
+      diff: prev ? diff / n / 255 : 0,
+      peakChange: prev ? peak : 0,
+      changedShare: prev ? changed / cellChange.length : 0,
+    };
     if (this.frames.length % this.stillEvery === 0) {
       this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: frame });
     }
     this.frames.push(stats);
     const [hi, lo, thumb] = differenceHash(frame, width, height);
-    this.repeats.push(hi, lo, thumb, stats.diff, stats.darkFraction);
+    this.repeats.push(hi, lo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
     if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
     // Reuse the buffer: the reader hands us a fresh copy per frame.
     this.previous = frame;

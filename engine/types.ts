@@ -132,6 +132,8 @@ export interface LegalLevelSignals {
   worstAtSeconds: number;
   /** Samples whose out-of-range area exceeds the 1 % allowance. */
   samplesOverAllowance: { atSeconds: number; outOfRangePct: number }[];
+  /** Seconds between samples (set by the decode pass), which bounds the shot a sample speaks for. */
+  intervalSeconds?: number;
 }
 
 export interface LoudnessMeasurements {

@@ -9,7 +9,7 @@ import { median, round, runsOf, type IndexSpan } from '../kit/stats.js';
 import { threshold, thresholdFlag, thresholdSeverity, thresholdValues } from '../kit/thresholds.js';
 import { STILL_CHANGE_CODES } from '../../video/frame-stats.js';
 import { hms } from '../kit/wording.js';
-import { decodedVideo, frameTime, spanSeconds } from './video-timeline.js';
+import { CUT_DIFF, decodedVideo, frameTime, spanSeconds } from './video-timeline.js';
 
 function loopFreezeThresholds(delivery: DeliveryProfileId): GateThresholds {
   const aiGate = delivery === 'ai_render_gate';
@@ -49,8 +49,6 @@ function loopFreezeThresholds(delivery: DeliveryProfileId): GateThresholds {
   };
 }
 
-/** A frame-to-frame change this large (mean, 0..1) and 3× the motion before it is a cut, not motion. */
-const CUT_DIFF = 0.05;
 
 type StillKind = 'freeze' | 'held' | 'whole';
 

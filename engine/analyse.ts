@@ -321,7 +321,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       repeats: done.repeats,
       stills: done.stills,
       canvas: done.canvas,
-      legalLevels: legalAcc ? legalAcc.finish() : null,
+      legalLevels: legalAcc && p.legal ? { ...legalAcc.finish(), intervalSeconds: p.legal.interval } : null,
     };
   }
   let audio: AudioSignals | null = null;

@@ -81,6 +81,10 @@ export interface VideoFrameStats {
   darkFraction: number;
   /** Mean absolute difference to the previous frame, 0..1 (0 for the first frame). */
   diff: number;
+  /** Largest mean absolute difference of any cell (about 12×12 analysis pixels) to the previous frame, code values 0..255. */
+  peakChange: number;
+  /** Share of cells that changed at all since the previous frame, 0..1: broad (camera, zoom, fade) versus local change. */
+  changedShare: number;
 }
 
 export interface VideoSignals {
@@ -128,6 +132,8 @@ export interface LegalLevelSignals {
   worstAtSeconds: number;
   /** Samples whose out-of-range area exceeds the 1 % allowance. */
   samplesOverAllowance: { atSeconds: number; outOfRangePct: number }[];
+  /** Seconds between samples (set by the decode pass), which bounds the shot a sample speaks for. */
+  intervalSeconds?: number;
 }
 
 export interface LoudnessMeasurements {

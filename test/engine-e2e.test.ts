@@ -161,6 +161,9 @@ describe('engine end to end', () => {
     expect(legal).toHaveLength(1);
     expect(legal[0].start).toBeGreaterThanOrEqual(1.9);
     expect(legal[0].start).toBeLessThan(4.1);
+    // One sample at 2 s speaks for its shot: the super-white stretch runs from the change at 2 s to the one at 4 s.
+    expect(Math.abs(legal[0].start - 2)).toBeLessThan(0.5);
+    expect(Math.abs(legal[0].end - 4)).toBeLessThan(0.5);
     const web = await checked(file, { profile: 'generic_creator_video', checks: 'format_spec' });
     expect(gate(web.report, 'format_spec').measurements.legalLevels).toBe('not measured for this delivery profile');
   });

@@ -15,7 +15,7 @@ const NO_SIGNALS: Signals = { video: null, audio: null, analysisMs: 0 };
 
 function signalsWithRepeats(repeats: VideoSignals['repeats'], durationSeconds = 120): Signals {
   const frameCount = durationSeconds * 25;
-  const frames = Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05 }));
+  const frames = Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05, peakChange: 12, changedShare: 1 }));
   const video = videoSignals({ frameCount, frames, repeats });
   return { video, audio: null, analysisMs: 0 };
 }

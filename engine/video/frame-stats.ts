@@ -14,6 +14,8 @@ const CANVAS_MIN_MEAN = 0.12;
 const CANVAS_MAX_DARK = 0.85;
 /** Padding must cover at least this share of a dimension per side to count in a frame. */
 const MIN_PAD_FRACTION = 0.02;
+/** A frame's padding extents must lie this close (fraction of the dimension) to the median extents to count. */
+const PAD_COHERENCE = 0.02;
 /** Side band detail below this share of the centre's detail reads as blurred or flat fill. */
 const FILL_DETAIL_RATIO = 0.5;
 /** Left/right (or top/bottom) fill must be this symmetric, as centred content on a padded canvas is. */
@@ -25,6 +27,19 @@ interface PerFrameCanvas {
 }
 
 const MAX_STILLS = 240;
+/**
+ * Change is also measured per cell of about this many analysis pixels a side (16×9 cells on 16:9), so a caret, a
+ * pointer or a waveform that changes a few pixels is seen even when the whole-frame mean hardly moves.
+ */
+const CELL_SIDE = 12;
+/** A cell whose mean absolute change reaches this (code values) changed at all: decoded repeats measure 0. */
+export const CHANGED_CELL_CODES = 0.1;
+/**
+ * A frame whose most-changed cell changed less than this (code values) repeats its predecessor: decoded duplicates
+ * measure 0 and an encoder refining a held picture stays under ~0.35, while a caret, a pointer or the slowest zoom
+ * measure about 0.7 and more.
+ */
+export const STILL_CHANGE_CODES = 0.5;
 
 export class VideoFrameAccumulator {
   private readonly fps: number;
@@ -36,6 +51,10 @@ export class VideoFrameAccumulator {
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
+  /** Cell of each analysis pixel, pixels per cell, and the cells' summed change in the current frame. */
+  private readonly cellOf: Uint16Array;
+  private readonly cellArea: Float64Array;
+  private readonly cellChange: Float64Array;
 
   constructor(
     readonly width: number,
@@ -50,6 +69,19 @@ export class VideoFrameAccumulator {
     this.fps = fps;
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
+    const cols = Math.max(1, Math.round(width / CELL_SIDE));
+    const rows = Math.max(1, Math.round(height / CELL_SIDE));
+    this.cellOf = new Uint16Array(width * height);
+    this.cellArea = new Float64Array(cols * rows);
+    this.cellChange = new Float64Array(cols * rows);
+    for (let y = 0; y < height; y++) {
+      const row = Math.min(rows - 1, Math.floor((y * rows) / height)) * cols;
+      for (let x = 0; x < width; x++) {
+        const c = row + Math.min(cols - 1, Math.floor((x * cols) / width));
+        this.cellOf[y * width + x] = c;
+        this.cellArea[c]++;
+      }
+    }
   }
 
   get frameCount(): number {
@@ -57,25 +89,43 @@ export class VideoFrameAccumulator {
   }
 
   push(frame: Uint8Array): void {
-    const { width, height } = this;
+    const { width, height, cellOf, cellChange } = this;
     const n = width * height;
     let sum = 0;
     let dark = 0;
     let diff = 0;
     const prev = this.previous;
+    cellChange.fill(0);
     for (let i = 0; i < n; i++) {
       const v = frame[i];
       sum += v;
       if (v <= BLACK_PIXEL_CODE) dark++;
-      if (prev) diff += Math.abs(v - prev[i]);
+      if (prev) {
+        const d = Math.abs(v - prev[i]);
+        diff += d;
+        cellChange[cellOf[i]] += d;
+      }
     }
-    const stats: VideoFrameStats = { mean: sum / n / 255, darkFraction: dark / n, diff: prev ? diff / n / 255 : 0 };
+    let peak = 0;
+    let changed = 0;
+    for (let c = 0; c < cellChange.length; c++) {
+      const m = cellChange[c] / this.cellArea[c];
+      if (m > peak) peak = m;
+      if (m >= CHANGED_CELL_CODES) changed++;
+    }
+    const stats: VideoFrameStats = {
+      mean: sum / n / 255,
+      darkFraction: dark / n,
+      diff: prev ? diff / n / 255 : 0,
+      peakChange: prev ? peak : 0,
+      changedShare: prev ? changed / cellChange.length : 0,
+    };
     if (this.frames.length % this.stillEvery === 0) {
       this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: frame });
     }
     this.frames.push(stats);
     const [hi, lo, thumb] = differenceHash(frame, width, height);
-    this.repeats.push(hi, lo, thumb, stats.diff, stats.darkFraction);
+    this.repeats.push(hi, lo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
     if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
     // Reuse the buffer: the reader hands us a fresh copy per frame.
     this.previous = frame;
@@ -96,7 +146,7 @@ export class VideoFrameAccumulator {
       }
     }
     const bars = barExtents(frame, width, height);
-    return { bars, fill: fillExtents(colDetail, rowDetail, bars, width, height) };
+    return { bars, fill: fillExtents(frame, colDetail, rowDetail, bars, width, height) };
   }
 
   finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals; stills: { atSeconds: number; gray: Uint8Array }[] } {
@@ -197,6 +247,7 @@ function centreDetail(profile: Float64Array, len: number): number {
  * Returns [top, bottom, left, right] fractions (including any bars inside them), or null when the centre is too flat to judge.
  */
 function fillExtents(
+  frame: Uint8Array,
   colDetail: Float64Array,
   rowDetail: Float64Array,
   bars: [number, number, number, number],
@@ -206,18 +257,73 @@ function fillExtents(
   const colCentre = centreDetail(colDetail, width - 1);
   const rowCentre = centreDetail(rowDetail, height - 1);
   if (colCentre < height || rowCentre < width) return null;
-  const side = (profile: Float64Array, len: number, centre: number, barA: number, barB: number): [number, number] => {
+  const side = (profile: Float64Array, len: number, centre: number, barA: number, barB: number, line: Line): [number, number] => {
     const skipA = Math.round(barA * (len + 1));
     const skipB = Math.round(barB * (len + 1));
     const limit = Math.floor(len * 0.45);
-    const a = (skipA + lowDetailRun(profile, 1, 1, skipA, limit - skipA, centre)) / (len + 1);
-    const b = (skipB + lowDetailRun(profile, len - 2, -1, skipB, limit - skipB, centre)) / (len + 1);
+    const runA = lowDetailRun(profile, 1, 1, skipA, limit - skipA, centre);
+    const runB = lowDetailRun(profile, len - 2, -1, skipB, limit - skipB, centre);
+    const a = (skipA + runA) / (len + 1);
+    const b = (skipB + runB) / (len + 1);
     const symmetric = Math.abs(a - b) <= FILL_SYMMETRY && Math.min(a - barA, b - barB) >= MIN_PAD_FRACTION;
-    return symmetric ? [a, b] : [barA, barB];
+    const seams = symmetric && hasSeam(line, len + 1, 1 + skipA + runA, 1) && hasSeam(line, len + 1, len - 2 - skipB - runB, -1);
+    return seams ? [a, b] : [barA, barB];
   };
-  const [left, right] = side(colDetail, width - 1, colCentre, bars[2], bars[3]);
-  const [top, bottom] = side(rowDetail, height - 1, rowCentre, bars[0], bars[1]);
+  const [left, right] = side(colDetail, width - 1, colCentre, bars[2], bars[3], { across: height, at: (u, v) => frame[v * width + u] });
+  const [top, bottom] = side(rowDetail, height - 1, rowCentre, bars[0], bars[1], { across: width, at: (u, v) => frame[u * width + v] });
   return [top, bottom, left, right];
+}
+
+/** Pixels along one axis of the picture: `at(u, v)` is the pixel at position u of the axis and v across it. */
+interface Line {
+  across: number;
+  at: (u: number, v: number) => number;
+}
+
+/** Search this many lines either side of where the low-detail band ends for the edge of the content. */
+const SEAM_SEARCH = 3;
+/** A seam step counts on a line position when the picture changes by at least this (code values) across it. */
+const SEAM_STEP_CODES = 6;
+/** ... on at least this share of the line, */
+const SEAM_LINE_SHARE = 0.5;
+/** ... and its mean step is this many times the step inside the fill. */
+const SEAM_CONTRAST = 3;
+
+/** Mean absolute change across the line between positions u−2 and u (an area-scaled edge spreads over two pixels), and the share of the line over SEAM_STEP_CODES. */
+function stepAcross(line: Line, u: number): { mean: number; share: number } {
+  let sum = 0;
+  let over = 0;
+  for (let v = 0; v < line.across; v++) {
+    const d = Math.abs(line.at(u, v) - line.at(u - 2, v));
+    sum += d;
+    if (d >= SEAM_STEP_CODES) over++;
+  }
+  return { mean: sum / line.across, share: over / line.across };
+}
+
+/**
+ * Padding meets the content along a straight line: a step across the whole height (or width) where the smooth fill
+ * ends. A soft-focus photo, a caption box or a vignette grows detail gradually or only in part of the line, and has
+ * none. `end` is the first position past the low-detail band; `inward` points from the fill into the content.
+ */
+function hasSeam(line: Line, len: number, end: number, inward: 1 | -1): boolean {
+  // The step between u−2 and u sits on the fill side when looking from the left/top, on the content side from the right/bottom.
+  const stepAt = (k: number) => (inward === 1 ? stepAcross(line, k) : stepAcross(line, k + 2));
+  const inside = (k: number) => k - 2 >= 0 && k < len;
+  let best = { mean: 0, share: 0 };
+  for (let k = end - SEAM_SEARCH; k <= end + SEAM_SEARCH; k++) {
+    if (!inside(inward === 1 ? k : k + 2)) continue;
+    const st = stepAt(k);
+    if (st.mean > best.mean) best = st;
+  }
+  let fill = 0;
+  let n = 0;
+  for (let k = end - inward * (SEAM_SEARCH + 3); n < 4; k -= inward, n++) {
+    if (!inside(inward === 1 ? k : k + 2)) break;
+    fill += stepAt(k).mean;
+  }
+  const fillStep = n ? fill / n : 0;
+  return best.share >= SEAM_LINE_SHARE && best.mean >= SEAM_CONTRAST * fillStep;
 }
 
 const medianOrZero = (values: number[]): number => (values.length ? median(values) : 0);
@@ -227,8 +333,13 @@ function summariseCanvas(frames: PerFrameCanvas[]): CanvasSignals {
   const judged = frames.filter((f) => f.fill !== null);
   const fillOnly = (i: number) => medianOrZero(judged.map((f) => Math.max(0, (f.fill as number[])[i] - f.bars[i])));
   const padded = (f: PerFrameCanvas, v: number[]) => (v[0] >= MIN_PAD_FRACTION && v[1] >= MIN_PAD_FRACTION) || (v[2] >= MIN_PAD_FRACTION && v[3] >= MIN_PAD_FRACTION);
-  const share = (list: PerFrameCanvas[], pick: (f: PerFrameCanvas) => number[]) =>
-    list.length ? list.filter((f) => padded(f, pick(f))).length / list.length : 0;
+  // Padding is coherent over time: a frame votes for it only with extents near the programme's median ones.
+  const share = (list: PerFrameCanvas[], pick: (f: PerFrameCanvas) => number[]) => {
+    if (!list.length) return 0;
+    const med = [0, 1, 2, 3].map((i) => median(list.map((f) => pick(f)[i])));
+    const coherent = (v: number[]) => v.every((x, i) => Math.abs(x - med[i]) <= PAD_COHERENCE);
+    return list.filter((f) => padded(f, pick(f)) && coherent(pick(f))).length / list.length;
+  };
   return {
     framesConsidered: frames.length,
     barTopFraction: bar(0),

@@ -7,13 +7,16 @@ const SAME_PICTURE_BITS = 6;
 const MAX_CANDIDATES = 400;
 /** Two thumbnails at most this far apart (mean absolute difference, code values) show the same picture. */
 const SAME_THUMB_MAD = 1.0;
+/**
+ * ... and no cell of them further apart than this: the whole picture repeats, not just most of it (a counter or a
+ * moving part that differs is a new picture, as on ffmpeg's testsrc2). Re-encoding noise keeps cells within ~2 codes.
+ */
+const SAME_THUMB_MAX = 6;
 /** The picture must have moved at least this much (and 4× the match distance) within the gap, or it is a still, not a loop. */
 const MOVED_THUMB_MAD = 1.5;
 /** Detection floor, the same for every profile: repeats closer than this are motion, shorter ones are noise. */
 export const LOOP_MIN_GAP_SECONDS = 0.5;
 export const LOOP_MIN_RUN_SECONDS = 0.5;
-/** Frames whose difference to the previous one is at or below this are static (freeze_detect's territory). */
-export const STATIC_FRAME_DIFF = 0.002;
 
 export interface RepeatedSequence {
   /** First frame of the earlier occurrence and of the repeat. */
@@ -61,18 +64,20 @@ export class RepeatFinder {
   private readonly found: RepeatedSequence[] = [];
   private readonly minGap: number;
   private readonly minRun: number;
+  private lastClosedEnd = -1;
 
   constructor(fps: number) {
     this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
     this.minRun = Math.max(2, Math.round(LOOP_MIN_RUN_SECONDS * fps));
   }
 
-  push(hashHi: number, hashLo: number, thumb: Uint8Array, diff: number, darkFraction: number): void {
+  /** `moving`: the frame differs from its predecessor (a still or black frame is loop_freeze's freeze territory). */
+  push(hashHi: number, hashLo: number, thumb: Uint8Array, moving: boolean): void {
     const j = this.thumbs.length;
     this.hashes.push(hashHi, hashLo);
     this.thumbs.push(thumb);
     const next = new Map<number, Run>();
-    if (diff > STATIC_FRAME_DIFF && darkFraction < 0.98) {
+    if (moving) {
       this.matchCandidates(j, next);
       for (const [offset, run] of this.active) {
         if (!next.has(offset) && this.same(j - offset, j)) next.set(offset, { start: run.start, length: run.length + 1 });
@@ -127,30 +132,46 @@ export class RepeatFinder {
     return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
   }
 
-  private thumbDistance(a: number, b: number, giveUpAbove = Infinity): number {
+  private thumbDistance(a: number, b: number, giveUpAbove = Infinity, cellMax = Infinity): number {
     const ta = this.thumbs[a];
     const tb = this.thumbs[b];
     const limit = giveUpAbove * ta.length;
     let s = 0;
     for (let k = 0; k < ta.length; k++) {
-      s += Math.abs(ta[k] - tb[k]);
+      const d = Math.abs(ta[k] - tb[k]);
+      if (d > cellMax) return Infinity;
+      s += d;
       if (s > limit) return Infinity;
     }
     return s / ta.length;
   }
 
   private same(i: number, j: number): boolean {
-    return this.hashDistance(i, j) <= SAME_PICTURE_BITS && this.thumbDistance(i, j, SAME_THUMB_MAD) <= SAME_THUMB_MAD;
+    return this.hashDistance(i, j) <= SAME_PICTURE_BITS && this.thumbDistance(i, j, SAME_THUMB_MAD, SAME_THUMB_MAX) <= SAME_THUMB_MAD;
   }
 
-  /** A real repeat: the picture went somewhere else between the two occurrences. */
+  /** A real repeat: the picture went somewhere else between the two occurrences (probed at three points of the gap). */
   private movedAway(i: number, j: number): boolean {
-    const probe = Math.min(j - 1, i + this.minGap);
-    return this.thumbDistance(i, probe) >= Math.max(MOVED_THUMB_MAD, 4 * this.thumbDistance(i, j));
+    const needed = Math.max(MOVED_THUMB_MAD, 4 * this.thumbDistance(i, j));
+    const probes = [i + this.minGap, (i + j) >> 1, j - this.minGap].map((k) => Math.min(j - 1, Math.max(i + 1, k)));
+    return probes.some((k) => this.thumbDistance(i, k) >= needed);
   }
 
+  /**
+   * A repeat of slowly moving picture is only recognised once the gap shows movement; its first frames still match
+   * frame for frame, so the run is extended backwards along its diagonal before it is kept.
+   */
   private close(offset: number, run: Run): void {
-    if (run.length >= this.minRun) this.found.push({ sourceFrame: run.start - offset, repeatFrame: run.start, frames: run.length });
+    let start = run.start;
+    let length = run.length;
+    while (start - offset > 0 && start - 1 > this.lastClosedEnd && this.same(start - 1 - offset, start - 1)) {
+      start--;
+      length++;
+    }
+    if (length >= this.minRun) {
+      this.found.push({ sourceFrame: start - offset, repeatFrame: start, frames: length });
+      this.lastClosedEnd = Math.max(this.lastClosedEnd, start + length - 1);
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { FlagDraft, GateContext, GateResult, GateThresholds, MediaInfo, Severity, VideoStreamInfo } from '../../types.js';
 import { legalLevelsMatrix } from '../../video/legal-levels.js';
 import { defineGate } from '../define.js';
+import { shotAround } from '../visual/video-timeline.js';
 import { gateResult } from '../kit/result.js';
 import { round } from '../kit/stats.js';
 import { optionalFlag, optionalNumber, optionalNumbers, optionalStrings, thresholdNumbers, thresholdSeverity, thresholdText } from '../kit/thresholds.js';
@@ -365,10 +366,15 @@ function checkLegalLevels(scope: Scope, ctx: GateContext): Finding[] {
   if (!levels || allowance === null) return [];
   const frame = 1 / ctx.timecodeFps;
   const note = matrixNote(scope.media.video);
+  const video = ctx.signals.video;
+  const reach = levels.intervalSeconds;
   return groupSamples(levels.samplesOverAllowance).map((group) => {
     const worst = group.reduce((a, b) => (b.outOfRangePct > a.outOfRangePct ? b : a));
-    const start = group[0].atSeconds;
-    const end = group[group.length - 1].atSeconds + frame;
+    // A sample speaks for its shot: the span runs from the cut before the first sample to the cut after the last one.
+    const first = video && reach ? shotAround(video, group[0].atSeconds, reach) : null;
+    const last = video && reach ? shotAround(video, group[group.length - 1].atSeconds, reach) : null;
+    const start = first ? Math.min(first.start, group[0].atSeconds) : group[0].atSeconds;
+    const end = last ? Math.max(last.end, group[group.length - 1].atSeconds + frame) : group[group.length - 1].atSeconds + frame;
     return {
       check: 'legal_levels',
       severity,
@@ -496,7 +502,8 @@ export const formatSpecGate = defineGate({
     'checks EBU R 103 legal levels on sparse full-resolution samples: Y′CbCr code values, the R 103 measurement low-pass ' +
     '([1,2,3,4,3,2,1]/16 horizontally, [1,2,1]/4 vertically, intra-field when interlaced), conversion to R′G′B′ with the source ' +
     'matrix, and a count of pixels with any component outside −5 %..105 % (8-bit 5..246); samples over the 1 % area allowance become ' +
-    'flags, with samples up to 10 s apart merged into one span. Other profiles report legal levels as not measured. Audio files are ' +
+    'flags, with samples up to 10 s apart merged into one span that runs from the cut before the first sample to the cut after the last ' +
+    '(a sample speaks for its shot, at most one sample interval either way). Other profiles report legal levels as not measured. Audio files are ' +
     'checked for container, codec, sample rate and channels; images are judged as video-site thumbnails (format, width ≥ 640 px, ' +
     'file ≤ 2 MB). Every re-encodable flag carries the same ffmpeg conform command that fixes all of them at once, for the profile’s ' +
     'conformEncoder family (web upload, podcast, or a broadcast mezzanine).',

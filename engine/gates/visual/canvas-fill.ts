@@ -90,8 +90,10 @@ export const canvasFillGate = defineGate({
   title: 'Letterbox/pillarbox bars and blurred-fill padding',
   algorithm:
     'On content frames only (mean luma ≥ 12 % and < 85 % dark, so black intros and fades do not vote): bars are flat near-black rows/columns from each edge; ' +
-    'fill is a symmetric pair of side bands whose detail (luma gradient) is below blurDetailRatio of the centre, e.g. a blurred copy behind vertical footage. ' +
-    'The median extents over content frames give the padded area, counted only when present in at least minShareOfFrames of them; ' +
+    'fill is a symmetric pair of side bands whose detail (luma gradient) is below blurDetailRatio of the centre, e.g. a blurred copy behind vertical footage, ' +
+    'that ends at a seam: a step along at least half of the straight line where the fill meets the content, three times the step inside the fill ' +
+    '(a soft-focus photo, a caption box, a lower third or a vignette grows detail gradually or in part of the line, and has none). ' +
+    'The median extents over content frames give the padded area, counted only when present, within 2 % of those extents (coherent over time), in at least minShareOfFrames of them; ' +
     'a padded area over watchAreaPct is WATCH, from blockAreaPct BLOCK.',
   requires: { kinds: ['video', 'image'], signals: ['video'] },
   thresholds: canvasFillThresholds,

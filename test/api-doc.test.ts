@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION } from '../engine/check.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { GATE_IDS } from '../engine/gates/index.js';
+import { ReportSchema } from '../engine/report-schema.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';
@@ -121,6 +122,15 @@ function openApiRoutes(): Map<string, Operation> {
 }
 
 describe('OpenAPI document', () => {
+  it('declares the report with the engine report schema, not an untyped record', () => {
+    const ok = spec.paths['/v1/qc/jobs/{job_id}/report'].get as unknown as { responses: Record<string, { content: Record<string, { schema: Record<string, unknown> }> }> };
+    const schema = ok.responses['200'].content['application/json'].schema as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const report = ReportSchema.toJSONSchema() as { required: string[] };
+    expect(schema.required).toEqual(report.required);
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['verdict', 'flags', 'gates', 'coverage', 'usage']));
+  });
+
   it('accepts and lists every profile, delivery profiles included, and names the valid gates of checks', () => {
     for (const path of ['/v1/qc/jobs', '/v1/qc/estimate']) {
       const { profile, checks } = spec.paths[path].post.requestBody!.content['application/json'].schema.properties;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ReceiptSchema, type Receipt } from '../engine/receipt.js';
 import { UPLOAD_READINESS, uploadReadiness, type Report } from '../engine/report.js';
+import { FlagSchema, GateSummarySchema, SeveritySchema } from '../engine/report-schema.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
@@ -130,20 +131,6 @@ function failedRun(out: z.infer<typeof RunOutputSchema>): string | null {
   return out.status === 'failed' ? `${out.failure_reason} (job ${out.job_id} is recorded as failed; qc_get_job shows it)` : null;
 }
 
-const FlagOutputSchema = z.object({
-  id: z.string(),
-  gate: z.string(),
-  severity: z.enum(['BLOCK', 'WATCH']),
-  timestamp: z.string(),
-  start: z.number(),
-  end: z.number(),
-  timecode: z.string(),
-  frame: z.number().int(),
-  summary: z.string(),
-  evidence: freeObject().describe('Measured values, thresholds and quotes behind the flag.'),
-  repair: z.object({ action: z.string(), instruction: z.string(), verify: z.string(), reachable: z.boolean() }),
-});
-
 const TRANSCRIPT_GATES = new Set(['spoken_leaks', 'pronunciation_watchlist', 'script_faithfulness', 'sentence_boundary', 'dialogue_in_music_short']);
 
 export const TOOLS = [
@@ -213,11 +200,11 @@ export const TOOLS = [
     input: jobId,
     output: z.object({
       verdict: VerdictSchema,
-      flags: z.array(FlagOutputSchema),
-      timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: z.enum(['BLOCK', 'WATCH']), summary: z.string() })),
-      transcript_evidence: z.array(FlagOutputSchema),
+      flags: z.array(FlagSchema),
+      timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: SeveritySchema, summary: z.string() })),
+      transcript_evidence: z.array(FlagSchema),
       share_url: z.string(),
-      gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: freeObject().describe('What the gate measured.') })),
+      gates: z.array(GateSummarySchema.omit({ flagCount: true })),
       upload_ready: z.boolean().describe('No BLOCK flag and the whole delivery profile checked; a narrowed (checks) run never is.'),
       upload_readiness: z.string().describe('One sentence on upload-readiness, saying what to do next.'),
       schema_version: z.string(),

@@ -2,6 +2,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiptSchema } from '../../engine/receipt.js';
+import { ReportSchema } from '../../engine/report-schema.js';
 import { ServiceError } from '../../src/errors.js';
 import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
@@ -28,7 +29,6 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   });
 
 const JobIdParams = z.object({ job_id: z.string().min(1) });
-const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');
 const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
 const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
 const GateVerdictResultSchema = z.object({

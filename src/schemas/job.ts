@@ -1,8 +1,10 @@
-// Shared zod schemas of the job resource (SPEC.md "QC job"): one source for MCP output schemas, REST validation and OpenAPI.
+// Shared zod schemas of the job resource (docs/api.md "POST /v1/qc/jobs"): one source for MCP output schemas, REST validation and OpenAPI.
 import { z } from 'zod';
+import { VerdictSchema } from '../../engine/report-schema.js';
 import { nullable } from './portable.js';
 
-export const VerdictSchema = z.enum(['PASS', 'WATCH', 'BLOCK']);
+export { VerdictSchema };
+
 export const JobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 

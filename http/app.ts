@@ -8,10 +8,12 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
 import { EngineError } from '../engine/errors.js';
 import { ENGINE_VERSION } from '../engine/check.js';
-import { ServiceError } from '../src/errors.js';
+import { BEARER_CHALLENGE } from '../src/accounts/authorize.js';
+import { ServiceError, statusOf } from '../src/errors.js';
 import type { OperationalState } from '../src/public/operational.js';
 import type { PreflightService, Principal } from '../src/service.js';
-import { authenticateRequest, type Authenticator, type Env } from './route.js';
+import { requireKey, type Env } from './auth.js';
+import type { Authenticator } from './route.js';
 import { jobRoutes } from './routes/jobs.js';
 import { publicRoutes } from './routes/public.js';
 import { uploadRoutes } from './routes/uploads.js';
@@ -39,8 +41,10 @@ export function errorBody(code: string, message: string, details: Record<string,
 }
 
 function onError(err: Error, c: Context): Response {
-  if (err instanceof ServiceError) return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
-  if (err instanceof EngineError) return c.json(errorBody(err.code, err.message, err.details), 400);
+  if (err instanceof ServiceError || err instanceof EngineError) {
+    if (err.code === 'unauthorized') c.header('WWW-Authenticate', BEARER_CHALLENGE);
+    return c.json(errorBody(err.code, err.message, err.details), statusOf(err) as ContentfulStatusCode);
+  }
   if (err instanceof ZodError) return c.json(errorBody('invalid_input', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')), 400);
   if (err instanceof HTTPException) {
     if (err.status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
@@ -70,7 +74,7 @@ export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
   jobRoutes(app, deps.auth, deps.service);
   uploadRoutes(app, deps.auth, deps.service);
   for (const mount of deps.extraRoutes ?? []) mount(app, deps.auth);
-  for (const mount of deps.mounts ?? []) app.all(mount.path, (c) => mount.handle(c.req.raw, authenticateRequest(c, deps.auth)));
+  for (const mount of deps.mounts ?? []) app.all(mount.path, requireKey(deps.auth), (c) => mount.handle(c.req.raw, c.get('principal')));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'Workspace API key (prv_…)' });
   app.doc31('/openapi.json', {

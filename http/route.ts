@@ -4,15 +4,13 @@ import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-opena
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { hasScope, type Scope } from '../src/accounts/scopes.js';
-import { ServiceError } from '../src/errors.js';
+import type { Authenticator } from '../src/accounts/authorize.js';
+import type { Scope } from '../src/accounts/scopes.js';
 import type { Principal } from '../src/service.js';
+import { requireKey, type Env } from './auth.js';
 
-export interface Authenticator {
-  authenticate(bearer: string | undefined): Principal | null;
-}
-
-export type Env = { Variables: { principal: Principal } };
+export type { Authenticator } from '../src/accounts/authorize.js';
+export type { Env } from './auth.js';
 
 export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined> {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -52,19 +50,6 @@ const ERROR_STATUSES: Record<number, string> = {
   404: 'Not found',
 };
 
-/** The principal of the request's bearer key (401 without a valid one), holding `scope` when one is named (else 403). */
-export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope?: Scope): Principal {
-  const header = c.req.header('authorization');
-  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-  const principal = auth.authenticate(bearer);
-  if (!principal) {
-    c.header('WWW-Authenticate', 'Bearer realm="preflight"');
-    throw new ServiceError('unauthorized', bearer ? 'The API key is not valid.' : 'Send the workspace API key as `Authorization: Bearer <key>`.', {}, 401);
-  }
-  if (scope && !hasScope(principal, scope)) throw new ServiceError('insufficient_scope', `This key lacks the ${scope} scope.`, { scope }, 403);
-  return principal;
-}
-
 export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined>(
   app: OpenAPIHono<Env>,
   auth: Authenticator,
@@ -97,14 +82,7 @@ export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodOb
   });
   // Authentication runs before validation so a bad key is a 401 whatever the body.
   const path = spec.path.replace(/\{(\w+)\}/g, ':$1');
-  if (spec.auth !== 'public') {
-    const scope = spec.auth;
-    app.use(path, async (c, next) => {
-      if (c.req.method.toLowerCase() !== spec.method) return next();
-      c.set('principal', authenticateRequest(c, auth, scope));
-      return next();
-    });
-  }
+  if (spec.auth !== 'public') app.on(spec.method.toUpperCase(), path, requireKey(auth, spec.auth));
   app.openapi(route, (async (c: Context<Env>) => {
     const valid = c.req as unknown as { valid(t: string): unknown };
     const result = await handler({

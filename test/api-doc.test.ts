@@ -6,18 +6,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_VERSION } from '../engine/check.js';
-import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { GATE_IDS } from '../engine/gates/index.js';
 import { ReportSchema } from '../engine/report-schema.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
+import { serveDoors } from '../entry/serve-doors.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';
-import { accountRoutes } from '../http/routes/accounts.js';
-import { webhookRoutes } from '../http/routes/webhooks.js';
 import { AccountService } from '../src/accounts/index.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
-import { collectOperationalState } from '../src/public/operational.js';
 import { PreflightService } from '../src/service.js';
 import { WebhookService } from '../src/webhooks/index.js';
 
@@ -75,7 +71,7 @@ let doc: string;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'preflight-api-doc-'));
   const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
-  // The same services and routes as entry/serve.ts builds for `preflight serve`.
+  // The same services and doors as `preflight serve` (entry/serve-doors.ts).
   service = await PreflightService.open({ home, env });
   const accounts = new AccountService({ store: service.records, env });
   webhooks = new WebhookService({
@@ -86,19 +82,7 @@ beforeAll(async () => {
   });
   service.attachWebhooks(webhooks);
   service.attachAccounts(accounts);
-  const app: OpenAPIHono<Env> = createHttpApp({
-    service,
-    auth: accounts,
-    state: () =>
-      collectOperationalState({
-        service,
-        env,
-        version: ENGINE_VERSION,
-        engine: engineCapabilities,
-        operatorActive: () => accounts.readiness().operatorAuthConfigured,
-      }),
-    extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
-  });
+  const app: OpenAPIHono<Env> = createHttpApp(serveDoors({ service, accounts, webhooks, env }));
   const res = await app.request('/openapi.json');
   expect(res.status).toBe(200);
   spec = (await res.json()) as OpenApiDocument;

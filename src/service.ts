@@ -15,6 +15,7 @@ import { RESERVED_WORKSPACES } from './accounts/ids.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
+import { artifactByFile } from './jobs/artifact-table.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
 import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
@@ -121,24 +122,12 @@ export const LOCAL_URLS: JobUrls = {
   artifact: (id, file) => `preflight://jobs/${id}/artifacts/${file}`,
 };
 
-/** Each artifact file and where /v1/qc/jobs/{id}/ serves it. */
-export const REST_ARTIFACT_PATHS: Readonly<Record<string, string>> = {
-  'report.json': 'report',
-  'receipt.json': 'receipt',
-  'markers.csv': 'artifacts/markers',
-  'markers.edl': 'artifacts/edl',
-  'markers.fcpxml': 'artifacts/fcpxml',
-  'markers-avid.txt': 'artifacts/avid',
-  'markers-premiere.xml': 'artifacts/premiere',
-  'report.html': 'report.html',
-};
-
 /** Job URLs on the REST door. */
 export function restUrls(base: string): JobUrls {
   return {
     status: (id) => `${base}/v1/qc/jobs/${id}`,
     report: (id) => `${base}/v1/qc/jobs/${id}/report`,
-    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${REST_ARTIFACT_PATHS[file] ?? `artifacts/${file}`}`,
+    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${artifactByFile(file)?.restPath ?? `artifacts/${file}`}`,
   };
 }
 

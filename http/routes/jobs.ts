@@ -9,6 +9,7 @@ import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
 import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
 import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ARTIFACTS, type ArtifactKind } from '../../src/jobs/artifact-table.js';
 import type { PreflightService } from '../../src/service.js';
 import { registerRoute, type Authenticator, type Env } from '../route.js';
 
@@ -89,12 +90,6 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/report.html', tag: 'QC', auth: 'reports:read', summary: 'Visual report (self-contained HTML)', params: JobIdParams,
-    description: 'Verdict, flag timeline, contact sheet with outlined regions, loudness chart, waveform, gates and receipt. No external requests.',
-    responses: { 200: { description: 'HTML page', schema: z.string(), contentType: 'text/html' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'report.html').content, contentType: 'text/html; charset=utf-8' }));
-
-  registerRoute(app, auth, {
     method: 'get', path: '/v1/qc/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
     responses: { 200: { description: 'Events in order', schema: EventsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));
@@ -104,26 +99,21 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
     responses: { 200: { description: 'Artifacts with URLs', schema: ArtifactsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { artifacts: service.getArtifacts(principal!, params.job_id) } }));
 
-  registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/markers', tag: 'QC', auth: 'reports:read', summary: 'Marker CSV for editors', params: JobIdParams,
-    responses: { 200: { description: 'RFC 4180 marker CSV', schema: z.string(), contentType: 'text/csv' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getMarkerCsv(principal!, params.job_id), contentType: 'text/csv; charset=utf-8' }));
-
-  registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/edl', tag: 'QC', auth: 'reports:read', summary: 'DaVinci Resolve marker EDL', params: JobIdParams,
-    responses: { 200: { description: 'CMX-3600 marker EDL', schema: z.string(), contentType: 'text/plain' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'markers.edl').content, contentType: 'text/plain; charset=utf-8' }));
-
-  const editorExports: [string, string, string, string][] = [
-    ['fcpxml', 'markers.fcpxml', 'Final Cut Pro markers (FCPXML 1.9)', 'application/xml'],
-    ['avid', 'markers-avid.txt', 'Avid Media Composer markers', 'text/plain'],
-    ['premiere', 'markers-premiere.xml', 'Premiere Pro markers (FCP7 XML)', 'application/xml'],
-  ];
-  for (const [name, file, summary, contentType] of editorExports) {
+  // The text artifacts, from the artifact table: the report and the receipt above and below are JSON with schemas.
+  const DESCRIPTIONS: Partial<Record<ArtifactKind, string>> = {
+    report_html: 'Verdict, flag timeline, contact sheet with outlined regions, loudness chart, waveform, gates and receipt. No external requests.',
+  };
+  for (const artifact of ARTIFACTS.filter((a) => a.kind !== 'report_json' && a.kind !== 'receipt')) {
     registerRoute(app, auth, {
-      method: 'get', path: `/v1/qc/jobs/{job_id}/artifacts/${name}`, tag: 'QC', auth: 'reports:read', summary, params: JobIdParams,
-      responses: { 200: { description: summary, schema: z.string(), contentType } },
-    }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, file).content, contentType: `${contentType}; charset=utf-8` }));
+      method: 'get', path: `/v1/qc/jobs/{job_id}/${artifact.restPath}`, tag: 'QC', auth: 'reports:read', summary: artifact.title, params: JobIdParams,
+      description: DESCRIPTIONS[artifact.kind],
+      responses: { 200: { description: artifact.title, schema: z.string(), contentType: artifact.contentType } },
+    }, ({ principal, params }) => ({
+      status: 200,
+      // getMarkerCsv answers 409 for a job not completed yet, as the report does.
+      body: artifact.kind === 'markers_csv' ? service.getMarkerCsv(principal!, params.job_id) : service.getArtifactContent(principal!, params.job_id, artifact.file).content,
+      contentType: `${artifact.contentType}; charset=utf-8`,
+    }));
   }
 
   registerRoute(app, auth, {

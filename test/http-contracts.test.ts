@@ -1,11 +1,13 @@
 // One authenticator, one error table: the REST routes and the MCP mount answer a missing key, a bad key and a missing
 // scope alike; engine failures get their real status (503 no ffmpeg, 504 a time limit, 400 only bad input); and
-// docs/api.md lists each code with the status the code table gives it. In process, through app.request().
+// docs/api.md lists each code with the status the code table gives it, and the artifacts of the artifact table.
+// In process, through app.request().
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../engine/errors.js';
 import { ERROR_STATUS, ServiceError } from '../src/errors.js';
+import { ARTIFACTS } from '../src/jobs/artifact-table.js';
 import { inProcessApp, type InProcessApp } from './helpers/in-process-app.js';
 
 const OPERATOR_KEY = 'prv_operator_http_errors_0123456789abcdef';
@@ -89,5 +91,15 @@ describe('docs/api.md "Error codes"', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the artifact table', () => {
+  it('is the table docs/api.md lists, and every artifact has its REST route', async () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../docs/api.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| `([^`]+)` \| `([^`]+)` \| `([^`]+)`/gm)].map(([, kind, file, contentType, restPath]) => ({ kind, file, contentType, restPath }));
+    expect(rows).toEqual(ARTIFACTS.map(({ kind, file, contentType, restPath }) => ({ kind, file, contentType, restPath })));
+    const spec = (await door.request('GET', '/openapi.json')).json as { paths: Record<string, { get?: unknown }> };
+    for (const a of ARTIFACTS) expect(spec.paths[`/v1/qc/jobs/{job_id}/${a.restPath}`]?.get, a.file).toBeDefined();
   });
 });

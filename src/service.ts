@@ -2,12 +2,12 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../engine/canonical-json.js';
 import { EngineError } from '../engine/errors.js';
-import { runCheck } from '../engine/check.js';
 import { incompleteCheckReason as incompleteReason } from '../engine/delivery-requirements.js';
 import { DEFAULT_ISSUER, sha256File, type Receipt } from '../engine/receipt.js';
 import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
+import { checkFile, type FileCheck } from './check-file.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import type { Plan } from './billing/plans.js';
 import { accountOf, accountPlan } from './accounts/workspace-account.js';
@@ -25,7 +25,7 @@ import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
 import type { JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
-import type { MediaInfo, Signals } from '../engine/types.js';
+import type { MediaInfo } from '../engine/types.js';
 import { receiptKeyDocument } from './receipt-keys.js';
 import { checkReceipt, issueReceipt, RUN_FULL_PROFILE, type ReceiptCheck } from './receipts.js';
 import { loadSigningKey } from './signing-key.js';
@@ -863,10 +863,14 @@ export class PreflightService {
         record.startedAt = now();
       });
       this.event(record.jobId, { event_type: 'job.started' });
-      const { report, media: info, signals } = await runCheck(media.path, {
+      const check = await checkFile(media.path, {
         profile: input.profile,
         checks: input.checks,
         sidecars: input.sidecars,
+        ai_review_seconds: input.ai_review_seconds,
+        cost_guardrail: input.cost_guardrail,
+        plan: input.economics.plan,
+        meter: (mediaMinutes, report, at) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage }),
         signal,
         // Limits are checked again on the real media, before the decode.
         afterProbe: limited ? (info) => this.checkMeasuredMedia(limited, record, info, input) : undefined,
@@ -886,7 +890,7 @@ export class PreflightService {
         },
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
-      await this.finish(record, report, info, signals, input, t0);
+      await this.finish(record, check, input, t0);
       if (limited && this.accounts) {
         const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
         this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
@@ -909,25 +913,10 @@ export class PreflightService {
     this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
 
-  private async finish(
-    record: JobRecord,
-    report: Report,
-    info: MediaInfo,
-    signals: Signals,
-    input: RunInput,
-    t0: number,
-  ): Promise<void> {
-    const mediaMinutes = meteredMinutes(info);
-    const at = new Date();
-    const metered = meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage });
-    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, ...pricedAs(input.economics) });
-    const fullReport: Report = {
-      ...report,
-      usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
-      costEstimate: estimate.cost_estimate,
-    };
+  private async finish(record: JobRecord, check: FileCheck, input: RunInput, t0: number): Promise<void> {
+    const { report, media: info, signals, mediaMinutes, metered, estimate, at } = check;
     const receipt = this.receiptFor(report, record.jobId);
-    const files = jobArtifactFiles(fullReport, info, signals, receipt);
+    const files = jobArtifactFiles(report, info, signals, receipt);
     const artifacts = files.map(({ type, file, contentType, content }) => ({
       artifact_type: type,
       file,

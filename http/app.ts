@@ -1,5 +1,6 @@
-// The REST door: a Hono app (OpenAPIHono) whose routes call the same service operations as the MCP tools. One error
-// shape for everything: {"error": {"code", "message", "details"}}. /openapi.json is generated from the route schemas.
+// The REST door: a Hono app (OpenAPIHono) that mounts one sub-app per resource with app.route(); their routes call
+// the same service operations as the MCP tools. One error shape for everything: {"error": {"code", "message",
+// "details"}}, with the status of the error code table. /openapi.json is generated from the route schemas.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -13,7 +14,7 @@ import { ServiceError, statusOf } from '../src/errors.js';
 import type { OperationalState } from '../src/public/operational.js';
 import type { PreflightService, Principal } from '../src/service.js';
 import { requireKey, type Env } from './auth.js';
-import type { Authenticator } from './route.js';
+import { errorBody, type Authenticator, type RouteGroup } from './route.js';
 import { jobRoutes } from './routes/jobs.js';
 import { publicRoutes } from './routes/public.js';
 import { uploadRoutes } from './routes/uploads.js';
@@ -26,7 +27,7 @@ export interface HttpDeps {
   auth: Authenticator;
   state: () => Promise<OperationalState>;
   /** Further route groups (accounts, usage, webhooks) mounted by the server that owns those services. */
-  extraRoutes?: ((app: OpenAPIHono<Env>, auth: Authenticator) => void)[];
+  extraRoutes?: ((auth: Authenticator) => RouteGroup)[];
   /** Handlers of every method at a path, behind the same bearer keys as /v1 (any valid key: the handler checks scopes). */
   mounts?: AuthenticatedMount[];
 }
@@ -34,10 +35,6 @@ export interface HttpDeps {
 export interface AuthenticatedMount {
   path: string;
   handle(request: Request, principal: Principal): Promise<Response>;
-}
-
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
-  return { error: { code, message, details } };
 }
 
 function onError(err: Error, c: Context): Response {
@@ -56,13 +53,7 @@ function onError(err: Error, c: Context): Response {
 }
 
 export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
-  const app = new OpenAPIHono<Env>({
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const issues = result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
-      return c.json(errorBody('invalid_input', issues.join('; '), { issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) }), 400);
-    },
-  });
+  const app = new OpenAPIHono<Env>();
   app.onError(onError);
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.use('*', async (c, next) => {
@@ -70,10 +61,13 @@ export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
     return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (ctx) => ctx.json(errorBody('body_too_large', `JSON bodies are limited to ${JSON_BODY_LIMIT} bytes.`), 413) })(c, next);
   });
 
-  publicRoutes(app, deps.auth, deps.service, deps.state);
-  jobRoutes(app, deps.auth, deps.service);
-  uploadRoutes(app, deps.auth, deps.service);
-  for (const mount of deps.extraRoutes ?? []) mount(app, deps.auth);
+  const groups = [
+    publicRoutes(deps.auth, deps.service, deps.state),
+    jobRoutes(deps.auth, deps.service),
+    uploadRoutes(deps.auth, deps.service),
+    ...(deps.extraRoutes ?? []).map((group) => group(deps.auth)),
+  ];
+  for (const { base, routes } of groups) app.route(base, routes);
   for (const mount of deps.mounts ?? []) app.all(mount.path, requireKey(deps.auth), (c) => mount.handle(c.req.raw, c.get('principal')));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'Workspace API key (prv_…)' });

@@ -1,6 +1,6 @@
 // One way to declare a REST route: its zod schemas feed validation and the OpenAPI document, its auth says which scope
 // it needs, and its handler calls a service operation. Errors leave through the app's single onError.
-import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -49,6 +49,31 @@ const ERROR_STATUSES: Record<number, string> = {
   403: 'The key lacks the scope',
   404: 'Not found',
 };
+
+/** The one error body of the REST door: {"error": {"code", "message", "details"}}. */
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+  return { error: { code, message, details } };
+}
+
+/**
+ * A resource's sub-app, mounted by the door with app.route(): schema failures answer 400 invalid_input with the
+ * issues; every other error bubbles to the door's onError.
+ */
+export function newRouter(): OpenAPIHono<Env> {
+  return new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+      return c.json(errorBody('invalid_input', issues.join('; '), { issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) }), 400);
+    },
+  });
+}
+
+/** A resource's routes and the path the door mounts them under. */
+export interface RouteGroup {
+  base: string;
+  routes: OpenAPIHono<Env>;
+}
 
 export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined>(
   app: OpenAPIHono<Env>,

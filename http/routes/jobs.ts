@@ -1,5 +1,4 @@
 // /v1/qc: estimate, jobs, reports, events, artifacts, markers, receipts, gate-verdict imports.
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiptSchema } from '../../engine/receipt.js';
 import { ReportSchema } from '../../engine/report-schema.js';
@@ -11,7 +10,7 @@ import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/est
 import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
 import { ARTIFACTS, type ArtifactKind } from '../../src/jobs/artifact-table.js';
 import type { PreflightService } from '../../src/service.js';
-import { registerRoute, type Authenticator, type Env } from '../route.js';
+import { newRouter, registerRoute, type Authenticator, type RouteGroup } from '../route.js';
 
 const LOCAL_PATH_FIELDS = ['file_path', 'manifest_path', 'transcript_path', 'watchlist_path', 'expected_script_path', 'sidecar_dir'] as const;
 
@@ -41,14 +40,15 @@ const GateVerdictResultSchema = z.object({
   note: z.string(),
 });
 
-export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: PreflightService): void {
+export function jobRoutes(auth: Authenticator, service: PreflightService): RouteGroup {
+  const app = newRouter();
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
+    method: 'post', path: '/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
     body: EstimateInputSchema, responses: { 200: { description: 'Cost estimate with the effective guardrail behaviour', schema: EstimateOutputSchema } },
   }, ({ principal, body }) => ({ status: 200, body: service.estimate(principal!, body) }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
+    method: 'post', path: '/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
     description: 'Runs the check in the request (201), queues it with process_async (202), or returns the existing job for a repeated idempotency_key (200). Local server paths are not accepted over HTTP.',
     body: CreateJobBodySchema,
     responses: {
@@ -67,35 +67,35 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   });
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
+    method: 'get', path: '/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
     query: ListJobsQuerySchema,
     responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
   }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
+    method: 'post', path: '/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
     description: 'Workspace keys drain only their own workspace’s queued jobs; operator keys drain globally.',
     body: z.object({ limit: z.number().int().min(1).max(25).optional() }),
     responses: { 200: { description: 'Queued jobs processed', schema: z.object({ processed: z.number().int(), jobs: z.array(QcJobSchema) }) } },
   }, async ({ principal, body }) => ({ status: 200, body: await service.drain(principal!, body) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
     responses: { 200: { description: 'The job', schema: QcJobSchema.extend({ stage: z.string().nullable() }) } },
   }, ({ principal, params }) => ({ status: 200, body: service.getJob(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
     responses: { 200: { description: 'The report', schema: ReportSchema }, 409: { description: 'The job is not completed' } },
   }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
     responses: { 200: { description: 'Events in order', schema: EventsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
     responses: { 200: { description: 'Artifacts with URLs', schema: ArtifactsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { artifacts: service.getArtifacts(principal!, params.job_id) } }));
 
@@ -105,7 +105,7 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   };
   for (const artifact of ARTIFACTS.filter((a) => a.kind !== 'report_json' && a.kind !== 'receipt')) {
     registerRoute(app, auth, {
-      method: 'get', path: `/v1/qc/jobs/{job_id}/${artifact.restPath}`, tag: 'QC', auth: 'reports:read', summary: artifact.title, params: JobIdParams,
+      method: 'get', path: `/jobs/{job_id}/${artifact.restPath}`, tag: 'QC', auth: 'reports:read', summary: artifact.title, params: JobIdParams,
       description: DESCRIPTIONS[artifact.kind],
       responses: { 200: { description: artifact.title, schema: z.string(), contentType: artifact.contentType } },
     }, ({ principal, params }) => ({
@@ -117,15 +117,16 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   }
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
     description: 'A BLOCK receipt lists the failed gates in `blocked`. Verify it publicly with POST /v1/public/receipts/verify.',
     responses: { 200: { description: 'The receipt', schema: ReceiptSchema }, 409: { description: 'The job is not completed' } },
   }, ({ principal, params }) => ({ status: 200, body: service.getReceipt(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
+    method: 'post', path: '/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
     description: 'Never turns a BLOCK into PASS: the import is kept beside Preflight’s verdict, and receipts always carry Preflight’s own.',
     params: JobIdParams, body: GateVerdictInputSchema,
     responses: { 200: { description: 'Gate verdict imported', schema: GateVerdictResultSchema } },
   }, async ({ principal, params, body }) => ({ status: 200, body: await service.importGateVerdict(principal!, params.job_id, body) }));
+  return { base: '/v1/qc', routes: app };
 }

@@ -17,12 +17,12 @@ import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
 import { artifactByFile } from './jobs/artifact-table.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
-import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
+import { toQcJob, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
 import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
 import { parseInput } from './accounts/parse-input.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
-import type { JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
+import type { Artifact, JobEvent, JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
 import type { MediaInfo } from '../engine/types.js';
@@ -89,21 +89,7 @@ export interface JobEventSink {
   sealCallbackSecret(jobId: string, secret: string): string;
 }
 
-export interface JobEvent {
-  event_type: string;
-  created_at: string;
-  stage?: string;
-  progress_pct?: number;
-  detail?: string;
-}
-
-export interface Artifact {
-  artifact_type: ArtifactRecord['artifact_type'];
-  url: string;
-  content_type: string;
-  bytes: number;
-  created_at: string;
-}
+export type { Artifact, JobEvent } from './schemas/job.js';
 
 export interface ServiceOptions {
   home: string;

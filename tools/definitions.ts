@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import { ReceiptSchema, type Receipt } from '../engine/receipt.js';
 import { UPLOAD_READINESS, uploadReadiness, type Report } from '../engine/report.js';
+import { GATES } from '../engine/gates/index.js';
 import { FlagSchema, GateSummarySchema, SeveritySchema } from '../engine/report-schema.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
 import { freeObject, nullable } from '../src/schemas/portable.js';
-import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type ListJobsQuery, type QcJob } from '../src/schemas/job.js';
+import { ArtifactSchema, CostEstimateSchema, JobEventSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type ListJobsQuery, type QcJob } from '../src/schemas/job.js';
 import { ServiceError } from '../src/errors.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
 import type { ReceiptCheck } from '../src/receipts.js';
@@ -131,7 +132,7 @@ function failedRun(out: z.infer<typeof RunOutputSchema>): string | null {
   return out.status === 'failed' ? `${out.failure_reason} (job ${out.job_id} is recorded as failed; qc_get_job shows it)` : null;
 }
 
-const TRANSCRIPT_GATES = new Set(['spoken_leaks', 'pronunciation_watchlist', 'script_faithfulness', 'sentence_boundary', 'dialogue_in_music_short']);
+const TRANSCRIPT_GATES = new Set(GATES.filter((g) => g.area === 'transcript').map((g) => g.id));
 
 export const TOOLS = [
   define({
@@ -308,14 +309,14 @@ export const TOOLS = [
     name: 'qc_get_events',
     input: jobId,
     output: z.object({
-      events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })),
+      events: z.array(JobEventSchema),
     }),
     run: async (env, args) => ({ events: await env.service.getEvents(env.principal, args.job_id) }),
   }),
   define({
     name: 'qc_get_artifacts',
     input: jobId,
-    output: z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) }),
+    output: z.object({ artifacts: z.array(ArtifactSchema) }),
     run: async (env, args) => ({ artifacts: await env.service.getArtifacts(env.principal, args.job_id) }),
   }),
   define({

@@ -7,7 +7,7 @@ import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
 import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
-import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ArtifactSchema, JobEventSchema, ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
 import { ARTIFACTS, type ArtifactKind } from '../../src/jobs/artifact-table.js';
 import type { PreflightService } from '../../src/service.js';
 import { newRouter, registerRoute, type Authenticator, type RouteGroup } from '../route.js';
@@ -29,8 +29,8 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   });
 
 const JobIdParams = z.object({ job_id: z.string().min(1) });
-const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
-const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
+const EventsSchema = z.object({ events: z.array(JobEventSchema) });
+const ArtifactsSchema = z.object({ artifacts: z.array(ArtifactSchema) });
 const GateVerdictResultSchema = z.object({
   importId: z.string(),
   jobId: z.string(),

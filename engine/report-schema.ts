@@ -9,6 +9,11 @@ export const GateStatusSchema = z.enum(['pass', 'watch', 'block', 'skipped', 'er
 export const MediaKindSchema = z.enum(['video', 'audio', 'image']);
 export type MediaKind = z.infer<typeof MediaKindSchema>;
 
+// Spelled so every MCP client accepts the JSON Schema (the MCP Inspector's --strict portability check): an open object
+// says `additionalProperties: true` rather than `{}`, and a nullable value is two `anyOf` branches, not a `type` array.
+const openObject = (description: string) => z.record(z.string(), z.unknown()).meta({ description, additionalProperties: true });
+const orNull = <T extends z.ZodType>(schema: T, whenNull: string) => z.union([schema, z.null().meta({ description: whenNull })]);
+
 export const RepairSchema = z
   .strictObject({
     action: z.string().meta({ description: 'What kind of fix, e.g. re_render_span, normalize_loudness, trim_head.' }),
@@ -23,7 +28,7 @@ const draftShape = {
   start: z.number().meta({ description: 'Start of the flagged span, seconds of media time.' }),
   end: z.number().meta({ description: 'End of the flagged span, seconds of media time.' }),
   summary: z.string(),
-  evidence: z.record(z.string(), z.unknown()).meta({ description: "What was measured against which threshold; the keys depend on the gate." }),
+  evidence: openObject('What was measured against which threshold; the keys depend on the gate.'),
   repair: RepairSchema,
 };
 
@@ -50,7 +55,7 @@ const gateShape = {
   gate: z.string(),
   status: GateStatusSchema,
   reason: z.string().optional().meta({ description: 'Why the gate was skipped, failed or could not measure what it judges (unmeasured: it ran, found nothing to measure on, and raised no flag).' }),
-  measurements: z.record(z.string(), z.unknown()).meta({ description: 'What the gate measured; the keys depend on the gate.' }),
+  measurements: openObject('What the gate measured; the keys depend on the gate.'),
 };
 
 /** What a gate returns to the engine. */
@@ -68,7 +73,7 @@ const VideoSummarySchema = z.strictObject({
   rotation: z.number(),
   fps: z.number(),
   variableFrameRate: z.boolean(),
-  pixelFormat: z.string().nullable(),
+  pixelFormat: orNull(z.string(), 'the stream names none'),
   hdr: z.boolean(),
 });
 
@@ -76,7 +81,7 @@ const AudioSummarySchema = z.strictObject({
   codec: z.string(),
   sampleRate: z.number().int(),
   channels: z.number().int(),
-  channelLayout: z.string().nullable(),
+  channelLayout: orNull(z.string(), 'the stream names none'),
 });
 
 export const MediaSummarySchema = z.strictObject({
@@ -136,8 +141,8 @@ export const ReportSchema = z
     coverage: CheckCoverageSchema,
     flags: z.array(FlagSchema).meta({ description: 'Every flag of every gate, by start time, then gate.' }),
     warnings: z.array(z.string()),
-    usage: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Filled by the service that ran the check (metering is not the engine’s business).' }),
-    costEstimate: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Filled by the service that ran the check.' }),
+    usage: orNull(openObject('Filled by the service that ran the check (metering is not the engine’s business).'), 'the engine ran without a service'),
+    costEstimate: orNull(openObject('Filled by the service that ran the check.'), 'the engine ran without a service'),
     timings: z.strictObject({ probeMs: z.number(), analysisMs: z.number(), gatesMs: z.number(), totalMs: z.number() }),
     createdAt: z.iso.datetime().meta({ description: 'ISO 8601 time the report was made.' }),
   })

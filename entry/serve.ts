@@ -1,23 +1,17 @@
 // `preflight serve`: the REST door (http/) with accounts, webhooks and the queue worker, and the MCP tools (tools/)
 // over Streamable HTTP at /mcp behind the same bearer keys. It never runs open: without an operator key
 // (PREFLIGHT_OPERATOR_KEY, or --bootstrap once) it refuses to start.
-import { ENGINE_VERSION } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
-import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { AccountService } from '../src/accounts/index.js';
 import { loadConfig } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
-import { collectOperationalState } from '../src/public/operational.js';
 import { MCP_HTTP_PATH } from '../src/public/mcp-install.js';
 import { PreflightService } from '../src/service.js';
 import { WebhookService } from '../src/webhooks/index.js';
-import { accountRoutes } from '../http/routes/accounts.js';
-import { webhookRoutes } from '../http/routes/webhooks.js';
 import { startHttpDoor } from '../http/serve.js';
-import { mcpOverHttp } from '../tools/http.js';
-import { runWaitMsFromEnv } from '../tools/server.js';
 import { newCommand, parseCommand, portNumber } from './options.js';
+import { serveDoors } from './serve-doors.js';
 
 const DEFAULT_PORT = 8787;
 
@@ -56,23 +50,12 @@ async function main(): Promise<void> {
   });
   service.attachWebhooks(webhooks);
   service.attachAccounts(accounts);
-  const door = await startHttpDoor(
-    {
-      service,
-      auth: accounts,
-      state: () =>
-        collectOperationalState({
-          service,
-          env: config.env,
-          version: ENGINE_VERSION,
-          engine: engineCapabilities,
-          operatorActive: () => accounts.readiness().operatorAuthConfigured,
-        }),
-      extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
-      mounts: [{ path: MCP_HTTP_PATH, handle: mcpOverHttp({ service, runWaitMs: runWaitMsFromEnv(config.env) }) }],
-    },
-    { port: opts.port, host: opts.host, publicUrl: opts.publicUrl, restUrls: true },
-  );
+  const door = await startHttpDoor(serveDoors({ service, accounts, webhooks, env: config.env }), {
+    port: opts.port,
+    host: opts.host,
+    publicUrl: opts.publicUrl,
+    restUrls: true,
+  });
   webhooks.startWorker();
   // PREFLIGHT_QUEUE_WORKER=off leaves queued jobs for POST /v1/qc/jobs/drain alone (tests, or an external scheduler).
   const stopQueue =

@@ -1,5 +1,6 @@
-// The REST door: a Hono app (OpenAPIHono) whose routes call the same service operations as the MCP tools. One error
-// shape for everything: {"error": {"code", "message", "details"}}. /openapi.json is generated from the route schemas.
+// The REST door: a Hono app (OpenAPIHono) that mounts one sub-app per resource with app.route(); their routes call
+// the same service operations as the MCP tools. One error shape for everything: {"error": {"code", "message",
+// "details"}}, with the status of the error code table. /openapi.json is generated from the route schemas.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -8,10 +9,12 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
 import { EngineError } from '../engine/errors.js';
 import { ENGINE_VERSION } from '../engine/check.js';
-import { ServiceError } from '../src/errors.js';
+import { BEARER_CHALLENGE } from '../src/accounts/authorize.js';
+import { ServiceError, statusOf } from '../src/errors.js';
 import type { OperationalState } from '../src/public/operational.js';
 import type { PreflightService, Principal } from '../src/service.js';
-import { authenticateRequest, type Authenticator, type Env } from './route.js';
+import { requireKey, type Env } from './auth.js';
+import { errorBody, type Authenticator, type RouteGroup } from './route.js';
 import { jobRoutes } from './routes/jobs.js';
 import { publicRoutes } from './routes/public.js';
 import { uploadRoutes } from './routes/uploads.js';
@@ -24,7 +27,7 @@ export interface HttpDeps {
   auth: Authenticator;
   state: () => Promise<OperationalState>;
   /** Further route groups (accounts, usage, webhooks) mounted by the server that owns those services. */
-  extraRoutes?: ((app: OpenAPIHono<Env>, auth: Authenticator) => void)[];
+  extraRoutes?: ((auth: Authenticator) => RouteGroup)[];
   /** Handlers of every method at a path, behind the same bearer keys as /v1 (any valid key: the handler checks scopes). */
   mounts?: AuthenticatedMount[];
 }
@@ -34,13 +37,11 @@ export interface AuthenticatedMount {
   handle(request: Request, principal: Principal): Promise<Response>;
 }
 
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
-  return { error: { code, message, details } };
-}
-
 function onError(err: Error, c: Context): Response {
-  if (err instanceof ServiceError) return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
-  if (err instanceof EngineError) return c.json(errorBody(err.code, err.message, err.details), 400);
+  if (err instanceof ServiceError || err instanceof EngineError) {
+    if (err.code === 'unauthorized') c.header('WWW-Authenticate', BEARER_CHALLENGE);
+    return c.json(errorBody(err.code, err.message, err.details), statusOf(err) as ContentfulStatusCode);
+  }
   if (err instanceof ZodError) return c.json(errorBody('invalid_input', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')), 400);
   if (err instanceof HTTPException) {
     if (err.status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
@@ -52,13 +53,7 @@ function onError(err: Error, c: Context): Response {
 }
 
 export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
-  const app = new OpenAPIHono<Env>({
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const issues = result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
-      return c.json(errorBody('invalid_input', issues.join('; '), { issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) }), 400);
-    },
-  });
+  const app = new OpenAPIHono<Env>();
   app.onError(onError);
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.use('*', async (c, next) => {
@@ -66,11 +61,14 @@ export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
     return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (ctx) => ctx.json(errorBody('body_too_large', `JSON bodies are limited to ${JSON_BODY_LIMIT} bytes.`), 413) })(c, next);
   });
 
-  publicRoutes(app, deps.auth, deps.service, deps.state);
-  jobRoutes(app, deps.auth, deps.service);
-  uploadRoutes(app, deps.auth, deps.service);
-  for (const mount of deps.extraRoutes ?? []) mount(app, deps.auth);
-  for (const mount of deps.mounts ?? []) app.all(mount.path, (c) => mount.handle(c.req.raw, authenticateRequest(c, deps.auth)));
+  const groups = [
+    publicRoutes(deps.auth, deps.service, deps.state),
+    jobRoutes(deps.auth, deps.service),
+    uploadRoutes(deps.auth, deps.service),
+    ...(deps.extraRoutes ?? []).map((group) => group(deps.auth)),
+  ];
+  for (const { base, routes } of groups) app.route(base, routes);
+  for (const mount of deps.mounts ?? []) app.all(mount.path, requireKey(deps.auth), (c) => mount.handle(c.req.raw, c.get('principal')));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'Workspace API key (prv_…)' });
   app.doc31('/openapi.json', {

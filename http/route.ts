@@ -1,18 +1,16 @@
 // One way to declare a REST route: its zod schemas feed validation and the OpenAPI document, its auth says which scope
 // it needs, and its handler calls a service operation. Errors leave through the app's single onError.
-import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { hasScope, type Scope } from '../src/accounts/scopes.js';
-import { ServiceError } from '../src/errors.js';
+import type { Authenticator } from '../src/accounts/authorize.js';
+import type { Scope } from '../src/accounts/scopes.js';
 import type { Principal } from '../src/service.js';
+import { requireKey, type Env } from './auth.js';
 
-export interface Authenticator {
-  authenticate(bearer: string | undefined): Principal | null;
-}
-
-export type Env = { Variables: { principal: Principal } };
+export type { Authenticator } from '../src/accounts/authorize.js';
+export type { Env } from './auth.js';
 
 export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined> {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -52,17 +50,29 @@ const ERROR_STATUSES: Record<number, string> = {
   404: 'Not found',
 };
 
-/** The principal of the request's bearer key (401 without a valid one), holding `scope` when one is named (else 403). */
-export function authenticateRequest(c: Context<Env>, auth: Authenticator, scope?: Scope): Principal {
-  const header = c.req.header('authorization');
-  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-  const principal = auth.authenticate(bearer);
-  if (!principal) {
-    c.header('WWW-Authenticate', 'Bearer realm="preflight"');
-    throw new ServiceError('unauthorized', bearer ? 'The API key is not valid.' : 'Send the workspace API key as `Authorization: Bearer <key>`.', {}, 401);
-  }
-  if (scope && !hasScope(principal, scope)) throw new ServiceError('insufficient_scope', `This key lacks the ${scope} scope.`, { scope }, 403);
-  return principal;
+/** The one error body of the REST door: {"error": {"code", "message", "details"}}. */
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+  return { error: { code, message, details } };
+}
+
+/**
+ * A resource's sub-app, mounted by the door with app.route(): schema failures answer 400 invalid_input with the
+ * issues; every other error bubbles to the door's onError.
+ */
+export function newRouter(): OpenAPIHono<Env> {
+  return new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+      return c.json(errorBody('invalid_input', issues.join('; '), { issues: result.error.issues.map((i) => ({ path: i.path, message: i.message })) }), 400);
+    },
+  });
+}
+
+/** A resource's routes and the path the door mounts them under. */
+export interface RouteGroup {
+  base: string;
+  routes: OpenAPIHono<Env>;
 }
 
 export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, P extends z.ZodObject | undefined>(
@@ -97,14 +107,7 @@ export function registerRoute<B extends z.ZodType | undefined, Q extends z.ZodOb
   });
   // Authentication runs before validation so a bad key is a 401 whatever the body.
   const path = spec.path.replace(/\{(\w+)\}/g, ':$1');
-  if (spec.auth !== 'public') {
-    const scope = spec.auth;
-    app.use(path, async (c, next) => {
-      if (c.req.method.toLowerCase() !== spec.method) return next();
-      c.set('principal', authenticateRequest(c, auth, scope));
-      return next();
-    });
-  }
+  if (spec.auth !== 'public') app.on(spec.method.toUpperCase(), path, requireKey(auth, spec.auth));
   app.openapi(route, (async (c: Context<Env>) => {
     const valid = c.req as unknown as { valid(t: string): unknown };
     const result = await handler({

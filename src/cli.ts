@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ENGINE_VERSION, runCheck, timecodeFpsOf } from '../engine/check.js';
+import { ENGINE_VERSION, timecodeFpsOf } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveMarkerEdl } from '../engine/exports/resolve-edl.js';
 import { avidMarkers } from '../engine/exports/avid-markers.js';
@@ -14,9 +14,9 @@ import { markersCsv } from '../engine/exports/markers-csv.js';
 import { premiereXml } from '../engine/exports/premiere-xml.js';
 import { MEDIA_SHAPE_LABELS } from '../engine/delivery-requirements.js';
 import type { Receipt } from '../engine/receipt.js';
-import { meteredMinutes } from './billing/minutes.js';
 import { BATCH_FORMATS, batchCommand, BatchUsageError, type BatchFlags } from './cli/batch/command.js';
 import { isBatch } from './cli/batch/mode.js';
+import { checkFile } from './check-file.js';
 import { progressBar } from './cli/progress.js';
 import { renderSummary } from './cli/summary.js';
 import { loadConfig } from './config.js';
@@ -74,13 +74,12 @@ async function checkCommand(file: string | undefined, flags: CheckFlags): Promis
   process.once('SIGINT', onSigint);
   let result;
   try {
-    result = await runCheck(file ?? null, {
+    result = await checkFile(file ?? null, {
       sidecars,
       profile: flags.profile,
       checks: flags.checks,
       signal: controller.signal,
       onProgress: (pct, stage) => bar.update(pct, stage),
-      usage: (media) => ({ minutesMetered: meteredMinutes(media), mode: 'local_cli' }),
     });
   } finally {
     bar.done();

@@ -2,12 +2,12 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../engine/canonical-json.js';
 import { EngineError } from '../engine/errors.js';
-import { runCheck } from '../engine/check.js';
 import { incompleteCheckReason as incompleteReason } from '../engine/delivery-requirements.js';
 import { DEFAULT_ISSUER, sha256File, type Receipt } from '../engine/receipt.js';
 import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
+import { checkFile, type FileCheck } from './check-file.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import type { Plan } from './billing/plans.js';
 import { accountOf, accountPlan } from './accounts/workspace-account.js';
@@ -15,16 +15,17 @@ import { RESERVED_WORKSPACES } from './accounts/ids.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
+import { artifactByFile } from './jobs/artifact-table.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
-import { toQcJob, type ArtifactRecord, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
+import { toQcJob, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
 import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
 import { parseInput } from './accounts/parse-input.js';
 import type { EstimateInput, EstimateOutput } from './schemas/estimate.js';
-import type { JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
+import type { Artifact, JobEvent, JobStatus, ListJobsQuery, QcJob } from './schemas/job.js';
 import { loadSidecars, type SidecarInput } from './sidecars/index.js';
 import type { EngineSidecars } from '../engine/sidecars/index.js';
-import type { MediaInfo, Signals } from '../engine/types.js';
+import type { MediaInfo } from '../engine/types.js';
 import { receiptKeyDocument } from './receipt-keys.js';
 import { checkReceipt, issueReceipt, RUN_FULL_PROFILE, type ReceiptCheck } from './receipts.js';
 import { loadSigningKey } from './signing-key.js';
@@ -88,21 +89,7 @@ export interface JobEventSink {
   sealCallbackSecret(jobId: string, secret: string): string;
 }
 
-export interface JobEvent {
-  event_type: string;
-  created_at: string;
-  stage?: string;
-  progress_pct?: number;
-  detail?: string;
-}
-
-export interface Artifact {
-  artifact_type: ArtifactRecord['artifact_type'];
-  url: string;
-  content_type: string;
-  bytes: number;
-  created_at: string;
-}
+export type { Artifact, JobEvent } from './schemas/job.js';
 
 export interface ServiceOptions {
   home: string;
@@ -121,24 +108,12 @@ export const LOCAL_URLS: JobUrls = {
   artifact: (id, file) => `preflight://jobs/${id}/artifacts/${file}`,
 };
 
-/** Each artifact file and where /v1/qc/jobs/{id}/ serves it. */
-export const REST_ARTIFACT_PATHS: Readonly<Record<string, string>> = {
-  'report.json': 'report',
-  'receipt.json': 'receipt',
-  'markers.csv': 'artifacts/markers',
-  'markers.edl': 'artifacts/edl',
-  'markers.fcpxml': 'artifacts/fcpxml',
-  'markers-avid.txt': 'artifacts/avid',
-  'markers-premiere.xml': 'artifacts/premiere',
-  'report.html': 'report.html',
-};
-
 /** Job URLs on the REST door. */
 export function restUrls(base: string): JobUrls {
   return {
     status: (id) => `${base}/v1/qc/jobs/${id}`,
     report: (id) => `${base}/v1/qc/jobs/${id}/report`,
-    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${REST_ARTIFACT_PATHS[file] ?? `artifacts/${file}`}`,
+    artifact: (id, file) => `${base}/v1/qc/jobs/${id}/${artifactByFile(file)?.restPath ?? `artifacts/${file}`}`,
   };
 }
 
@@ -874,10 +849,14 @@ export class PreflightService {
         record.startedAt = now();
       });
       this.event(record.jobId, { event_type: 'job.started' });
-      const { report, media: info, signals } = await runCheck(media.path, {
+      const check = await checkFile(media.path, {
         profile: input.profile,
         checks: input.checks,
         sidecars: input.sidecars,
+        ai_review_seconds: input.ai_review_seconds,
+        cost_guardrail: input.cost_guardrail,
+        plan: input.economics.plan,
+        meter: (mediaMinutes, report, at) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage }),
         signal,
         // Limits are checked again on the real media, before the decode.
         afterProbe: limited ? (info) => this.checkMeasuredMedia(limited, record, info, input) : undefined,
@@ -897,7 +876,7 @@ export class PreflightService {
         },
       });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
-      await this.finish(record, report, info, signals, input, t0);
+      await this.finish(record, check, input, t0);
       if (limited && this.accounts) {
         const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
         this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
@@ -920,25 +899,10 @@ export class PreflightService {
     this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
 
-  private async finish(
-    record: JobRecord,
-    report: Report,
-    info: MediaInfo,
-    signals: Signals,
-    input: RunInput,
-    t0: number,
-  ): Promise<void> {
-    const mediaMinutes = meteredMinutes(info);
-    const at = new Date();
-    const metered = meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage });
-    const estimate = estimateCost({ minutes: mediaMinutes, profile: input.profile, ai_review_seconds: input.ai_review_seconds, cost_guardrail: input.cost_guardrail, ...pricedAs(input.economics) });
-    const fullReport: Report = {
-      ...report,
-      usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
-      costEstimate: estimate.cost_estimate,
-    };
+  private async finish(record: JobRecord, check: FileCheck, input: RunInput, t0: number): Promise<void> {
+    const { report, media: info, signals, mediaMinutes, metered, estimate, at } = check;
     const receipt = this.receiptFor(report, record.jobId);
-    const files = jobArtifactFiles(fullReport, info, signals, receipt);
+    const files = jobArtifactFiles(report, info, signals, receipt);
     const artifacts = files.map(({ type, file, contentType, content }) => ({
       artifact_type: type,
       file,

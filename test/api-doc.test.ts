@@ -6,17 +6,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_VERSION } from '../engine/check.js';
-import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { GATE_IDS } from '../engine/gates/index.js';
+import { ReportSchema } from '../engine/report-schema.js';
 import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles/index.js';
+import { serveDoors } from '../entry/serve-doors.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';
-import { accountRoutes } from '../http/routes/accounts.js';
-import { webhookRoutes } from '../http/routes/webhooks.js';
 import { AccountService } from '../src/accounts/index.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
-import { collectOperationalState } from '../src/public/operational.js';
 import { PreflightService } from '../src/service.js';
 import { WebhookService } from '../src/webhooks/index.js';
 
@@ -74,7 +71,7 @@ let doc: string;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'preflight-api-doc-'));
   const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
-  // The same services and routes as entry/serve.ts builds for `preflight serve`.
+  // The same services and doors as `preflight serve` (entry/serve-doors.ts).
   service = await PreflightService.open({ home, env });
   const accounts = new AccountService({ store: service.records, env });
   webhooks = new WebhookService({
@@ -85,19 +82,7 @@ beforeAll(async () => {
   });
   service.attachWebhooks(webhooks);
   service.attachAccounts(accounts);
-  const app: OpenAPIHono<Env> = createHttpApp({
-    service,
-    auth: accounts,
-    state: () =>
-      collectOperationalState({
-        service,
-        env,
-        version: ENGINE_VERSION,
-        engine: engineCapabilities,
-        operatorActive: () => accounts.readiness().operatorAuthConfigured,
-      }),
-    extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
-  });
+  const app: OpenAPIHono<Env> = createHttpApp(serveDoors({ service, accounts, webhooks, env }));
   const res = await app.request('/openapi.json');
   expect(res.status).toBe(200);
   spec = (await res.json()) as OpenApiDocument;
@@ -121,6 +106,15 @@ function openApiRoutes(): Map<string, Operation> {
 }
 
 describe('OpenAPI document', () => {
+  it('declares the report with the engine report schema, not an untyped record', () => {
+    const ok = spec.paths['/v1/qc/jobs/{job_id}/report'].get as unknown as { responses: Record<string, { content: Record<string, { schema: Record<string, unknown> }> }> };
+    const schema = ok.responses['200'].content['application/json'].schema as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const report = ReportSchema.toJSONSchema() as { required: string[] };
+    expect(schema.required).toEqual(report.required);
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['verdict', 'flags', 'gates', 'coverage', 'usage']));
+  });
+
   it('accepts and lists every profile, delivery profiles included, and names the valid gates of checks', () => {
     for (const path of ['/v1/qc/jobs', '/v1/qc/estimate']) {
       const { profile, checks } = spec.paths[path].post.requestBody!.content['application/json'].schema.properties;

@@ -189,7 +189,7 @@ describe('usage allowance', () => {
 });
 
 describe('plans', () => {
-  it('carry the prices and included minutes of SPEC.md', () => {
+  it('carry the prices and included minutes of docs/billing.md', () => {
     expect(PLAN_IDS).toEqual(['free', 'pay_per_use', 'creator', 'studio', 'network', 'stress_99_5000']);
     expect(PLANS.free).toMatchObject({ priceCents: 0, includedMinutes: 200 });
     expect(PLANS.creator).toMatchObject({ priceCents: 9900, includedMinutes: 3000 });

@@ -12,6 +12,7 @@ import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles
 import { repairLoopInstructions } from '../src/public/repair-loop.js';
 import { TOOLS } from '../tools/definitions.js';
 import { lintTools } from './helpers/schema-lint.js';
+import { FlagSchema } from '../engine/report-schema.js';
 import * as fx from './helpers/fixtures.js';
 import { freePort } from './helpers/serve.js';
 import { generate } from './helpers/media.js';
@@ -116,6 +117,15 @@ describe('preflight mcp over stdio', () => {
   it('lists input and output schemas that pass the MCP Inspector portability checks (--strict)', async () => {
     const { tools } = await client.listTools();
     expect(lintTools(tools)).toEqual([]);
+  });
+
+  it('declares the report flags with the engine report schema, not a copy of it', async () => {
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === 'qc_get_report')!.outputSchema!.properties as Record<string, { items: Record<string, unknown> }>;
+    const flag = FlagSchema.toJSONSchema() as { required: string[]; additionalProperties: boolean };
+    expect(props.flags.items.required).toEqual(flag.required);
+    expect(props.flags.items.additionalProperties).toBe(false);
+    expect(props.transcript_evidence.items.required).toEqual(flag.required);
   });
 
   it('checks against a delivery profile named in profile', async () => {

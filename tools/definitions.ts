@@ -2,12 +2,14 @@
 import { z } from 'zod';
 import { ReceiptSchema, type Receipt } from '../engine/receipt.js';
 import { UPLOAD_READINESS, uploadReadiness, type Report } from '../engine/report.js';
+import { GATES } from '../engine/gates/index.js';
+import { FlagSchema, GateSummarySchema, SeveritySchema } from '../engine/report-schema.js';
 import { costBasis } from '../src/billing/cost-basis.js';
 import { npoPipelineHandoff, pipelineRecipes } from '../src/public/documents.js';
 import { CreateJobInputSchema, JobOptionsSchema, SidecarInputSchema, type CreateJobInput } from '../src/schemas/create-job.js';
 import { EstimateInputSchema, EstimateOutputSchema, type EstimateInput, type EstimateOutput } from '../src/schemas/estimate.js';
 import { freeObject, nullable } from '../src/schemas/portable.js';
-import { CostEstimateSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type ListJobsQuery, type QcJob } from '../src/schemas/job.js';
+import { ArtifactSchema, CostEstimateSchema, JobEventSchema, JobStatusSchema, MediaIngressSchema, QcJobSchema, SidecarIngressSchema, VerdictSchema, type ListJobsQuery, type QcJob } from '../src/schemas/job.js';
 import { ServiceError } from '../src/errors.js';
 import type { Artifact, JobEvent, OpContext, Principal } from '../src/service.js';
 import type { ReceiptCheck } from '../src/receipts.js';
@@ -130,21 +132,7 @@ function failedRun(out: z.infer<typeof RunOutputSchema>): string | null {
   return out.status === 'failed' ? `${out.failure_reason} (job ${out.job_id} is recorded as failed; qc_get_job shows it)` : null;
 }
 
-const FlagOutputSchema = z.object({
-  id: z.string(),
-  gate: z.string(),
-  severity: z.enum(['BLOCK', 'WATCH']),
-  timestamp: z.string(),
-  start: z.number(),
-  end: z.number(),
-  timecode: z.string(),
-  frame: z.number().int(),
-  summary: z.string(),
-  evidence: freeObject().describe('Measured values, thresholds and quotes behind the flag.'),
-  repair: z.object({ action: z.string(), instruction: z.string(), verify: z.string(), reachable: z.boolean() }),
-});
-
-const TRANSCRIPT_GATES = new Set(['spoken_leaks', 'pronunciation_watchlist', 'script_faithfulness', 'sentence_boundary', 'dialogue_in_music_short']);
+const TRANSCRIPT_GATES = new Set(GATES.filter((g) => g.area === 'transcript').map((g) => g.id));
 
 export const TOOLS = [
   define({
@@ -213,11 +201,11 @@ export const TOOLS = [
     input: jobId,
     output: z.object({
       verdict: VerdictSchema,
-      flags: z.array(FlagOutputSchema),
-      timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: z.enum(['BLOCK', 'WATCH']), summary: z.string() })),
-      transcript_evidence: z.array(FlagOutputSchema),
+      flags: z.array(FlagSchema),
+      timestamps: z.array(z.object({ timestamp: z.string(), start: z.number(), end: z.number(), gate: z.string(), severity: SeveritySchema, summary: z.string() })),
+      transcript_evidence: z.array(FlagSchema),
       share_url: z.string(),
-      gates: z.array(z.object({ gate: z.string(), status: z.string(), reason: z.string().optional(), measurements: freeObject().describe('What the gate measured.') })),
+      gates: z.array(GateSummarySchema.omit({ flagCount: true })),
       upload_ready: z.boolean().describe('No BLOCK flag and the whole delivery profile checked; a narrowed (checks) run never is.'),
       upload_readiness: z.string().describe('One sentence on upload-readiness, saying what to do next.'),
       schema_version: z.string(),
@@ -321,14 +309,14 @@ export const TOOLS = [
     name: 'qc_get_events',
     input: jobId,
     output: z.object({
-      events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })),
+      events: z.array(JobEventSchema),
     }),
     run: async (env, args) => ({ events: await env.service.getEvents(env.principal, args.job_id) }),
   }),
   define({
     name: 'qc_get_artifacts',
     input: jobId,
-    output: z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) }),
+    output: z.object({ artifacts: z.array(ArtifactSchema) }),
     run: async (env, args) => ({ artifacts: await env.service.getArtifacts(env.principal, args.job_id) }),
   }),
   define({

@@ -7,7 +7,8 @@ import { ServiceError } from '../src/errors.js';
 import type { CreateJobInput } from '../src/schemas/create-job.js';
 import type { EstimateInput, EstimateOutput } from '../src/schemas/estimate.js';
 import type { ListJobsQuery, QcJob } from '../src/schemas/job.js';
-import { REST_ARTIFACT_PATHS, type Artifact, type JobEvent, type OpContext, type Principal } from '../src/service.js';
+import { artifactByFile } from '../src/jobs/artifact-table.js';
+import { type Artifact, type JobEvent, type OpContext, type Principal } from '../src/service.js';
 import { checkReceipt } from '../src/receipts.js';
 import type { CreateUploadInput, Upload } from '../src/uploads.js';
 import type { ReceiptVerifyOptions, ToolBackend, ToolVerification } from './definitions.js';
@@ -73,7 +74,7 @@ export class RemoteBackend implements ToolBackend {
   }
 
   async getArtifactContent(_principal: Principal, jobId: string, file: string): Promise<{ content: string; contentType: string }> {
-    const sub = Object.hasOwn(REST_ARTIFACT_PATHS, file) ? REST_ARTIFACT_PATHS[file] : undefined;
+    const sub = artifactByFile(file)?.restPath;
     if (!sub) throw new ServiceError('artifact_not_found', `Job ${jobId} has no artifact ${file}.`, { jobId, file }, 404);
     const { text, contentType } = await this.api.text(this.jobPath(jobId, sub));
     // JSON documents come back compact; store them as local mode does, indented.

@@ -8,6 +8,7 @@ import { ENGINE_VERSION } from '../engine/check.js';
 import { EngineError } from '../engine/errors.js';
 import { hasScope, requireScope } from '../src/accounts/scopes.js';
 import { ServiceError } from '../src/errors.js';
+import { artifactFileList } from '../src/jobs/artifact-table.js';
 import { repairLoopInstructions } from '../src/public/repair-loop.js';
 import type { OpContext } from '../src/service.js';
 import { TOOL_CATALOGUE, type ToolInfo } from '../src/tool-catalogue.js';
@@ -88,7 +89,7 @@ export function createMcpServer(env: ToolEnv): McpServer {
     new ResourceTemplate('preflight://jobs/{jobId}/artifacts/{file}', { list: undefined }),
     {
       title: 'Job artifact',
-      description: 'A job artifact: report.json, report.html, receipt.json, markers.csv, markers.edl, markers.fcpxml, markers-avid.txt or markers-premiere.xml.',
+      description: `A job artifact: ${artifactFileList()}.`,
     },
     async (uri, vars) => {
       requireScope(env.principal, 'reports:read');

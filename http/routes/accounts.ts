@@ -1,5 +1,4 @@
 // API keys, checkout provisioning and its signed webhook, usage, margins, abuse events and spend alerts.
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import {
   AbuseEventListSchema,
@@ -18,30 +17,31 @@ import {
   WorkspaceListQuerySchema,
 } from '../../src/accounts/schemas.js';
 import type { AccountService } from '../../src/accounts/index.js';
-import { registerRoute, type Authenticator, type Env } from '../route.js';
+import { newRouter, registerRoute, type Authenticator, type RouteGroup } from '../route.js';
 
 export function accountRoutes(accounts: AccountService) {
-  return (app: OpenAPIHono<Env>, auth: Authenticator): void => {
+  return (auth: Authenticator): RouteGroup => {
+    const app = newRouter();
     registerRoute(app, auth, {
-      method: 'post', path: '/v1/api-keys', tag: 'Accounts', auth: 'api_keys:write', summary: 'Create a workspace API key',
+      method: 'post', path: '/api-keys', tag: 'Accounts', auth: 'api_keys:write', summary: 'Create a workspace API key',
       description: 'The raw key is returned once. Stored workspace keys are pinned to their own workspace, owner, plan economics and overage cap whatever is supplied.',
       body: CreateApiKeyInputSchema,
       responses: { 201: { description: 'Key created', schema: CreateApiKeyOutputSchema } },
     }, async ({ principal, body }) => ({ status: 201, body: await accounts.createApiKey(principal!, body) }));
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/api-keys', tag: 'Accounts', auth: 'api_keys:read', summary: 'List API keys (redacted)', query: ListApiKeysQuerySchema,
+      method: 'get', path: '/api-keys', tag: 'Accounts', auth: 'api_keys:read', summary: 'List API keys (redacted)', query: ListApiKeysQuerySchema,
       responses: { 200: { description: 'Keys', schema: ApiKeyListSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.listApiKeys(principal!, query) }));
 
     registerRoute(app, auth, {
-      method: 'delete', path: '/v1/api-keys/{key_id}', tag: 'Accounts', auth: 'api_keys:write', summary: 'Revoke an API key',
+      method: 'delete', path: '/api-keys/{key_id}', tag: 'Accounts', auth: 'api_keys:write', summary: 'Revoke an API key',
       params: z.object({ key_id: z.string().min(1) }),
       responses: { 200: { description: 'Revoked', schema: ApiKeyRevokedSchema } },
     }, async ({ principal, params }) => ({ status: 200, body: await accounts.revokeApiKey(principal!, params.key_id) }));
 
     registerRoute(app, auth, {
-      method: 'post', path: '/v1/checkout/provision-api-key', tag: 'Accounts', auth: 'api_keys:write', summary: 'Provision a key for a checkout',
+      method: 'post', path: '/checkout/provision-api-key', tag: 'Accounts', auth: 'api_keys:write', summary: 'Provision a key for a checkout',
       description: 'Idempotent by provisioning_id: 201 with the raw key on the first call, 200 with the existing record (no secret) after.',
       body: ProvisionInputSchema,
       responses: { 201: { description: 'Provisioned', schema: ProvisionOutputSchema }, 200: { description: 'Existing provisioning (no secret)', schema: ProvisionOutputSchema } },
@@ -51,30 +51,31 @@ export function accountRoutes(accounts: AccountService) {
     });
 
     // Raw body: the X-Signature HMAC is over the exact bytes received.
-    app.post('/v1/webhooks/checkout', async (c) => {
+    app.post('/webhooks/checkout', async (c) => {
       const raw = new Uint8Array(await c.req.arrayBuffer());
       const result = await accounts.handleCheckoutWebhook(raw, c.req.header('x-signature'));
       return c.json(result.body, result.status);
     });
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/usage', tag: 'Usage', auth: 'jobs:read', summary: 'Recent usage ledger entries', query: UsageQuerySchema,
+      method: 'get', path: '/usage', tag: 'Usage', auth: 'jobs:read', summary: 'Recent usage ledger entries', query: UsageQuerySchema,
       responses: { 200: { description: 'Ledger entries (workspace keys see their own)', schema: UsageOutputSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.listUsage(principal!, query) }));
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/usage/margins', tag: 'Usage', auth: 'operator', summary: 'Owner/operator economics', query: MarginsQuerySchema,
+      method: 'get', path: '/usage/margins', tag: 'Usage', auth: 'operator', summary: 'Owner/operator economics', query: MarginsQuerySchema,
       responses: { 200: { description: 'Revenue, COGS and margin per workspace', schema: MarginsOutputSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.margins(principal!, query) }));
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/abuse-events', tag: 'Usage', auth: 'api_keys:read', summary: 'Abuse events', query: WorkspaceListQuerySchema,
+      method: 'get', path: '/abuse-events', tag: 'Usage', auth: 'api_keys:read', summary: 'Abuse events', query: WorkspaceListQuerySchema,
       responses: { 200: { description: 'Abuse events', schema: AbuseEventListSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.listAbuseEvents(principal!, query) }));
 
     registerRoute(app, auth, {
-      method: 'get', path: '/v1/spend-alerts', tag: 'Usage', auth: 'api_keys:read', summary: 'Spend alerts', query: WorkspaceListQuerySchema,
+      method: 'get', path: '/spend-alerts', tag: 'Usage', auth: 'api_keys:read', summary: 'Spend alerts', query: WorkspaceListQuerySchema,
       responses: { 200: { description: 'Spend alerts', schema: SpendAlertListSchema } },
     }, ({ principal, query }) => ({ status: 200, body: accounts.listSpendAlerts(principal!, query) }));
+    return { base: '/v1', routes: app };
   };
 }

@@ -1,15 +1,16 @@
 // /v1/qc: estimate, jobs, reports, events, artifacts, markers, receipts, gate-verdict imports.
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiptSchema } from '../../engine/receipt.js';
+import { ReportSchema } from '../../engine/report-schema.js';
 import { ServiceError } from '../../src/errors.js';
 import { DeclaredBytesInputSchema } from '../../src/schemas/bounds.js';
 import { CreateJobInputSchema } from '../../src/schemas/create-job.js';
 import { GateVerdictInputSchema } from '../../src/schemas/gate-verdict.js';
 import { EstimateInputSchema, EstimateOutputSchema } from '../../src/schemas/estimate.js';
-import { ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ArtifactSchema, JobEventSchema, ListJobsQuerySchema, QcJobSchema } from '../../src/schemas/job.js';
+import { ARTIFACTS, type ArtifactKind } from '../../src/jobs/artifact-table.js';
 import type { PreflightService } from '../../src/service.js';
-import { registerRoute, type Authenticator, type Env } from '../route.js';
+import { newRouter, registerRoute, type Authenticator, type RouteGroup } from '../route.js';
 
 const LOCAL_PATH_FIELDS = ['file_path', 'manifest_path', 'transcript_path', 'watchlist_path', 'expected_script_path', 'sidecar_dir'] as const;
 
@@ -28,9 +29,8 @@ export const CreateJobBodySchema = CreateJobInputSchema.omit({
   });
 
 const JobIdParams = z.object({ job_id: z.string().min(1) });
-const ReportSchema = z.record(z.string(), z.unknown()).describe('The report (schemaVersion preflight-report/1): verdict, gates, flags, usage, costEstimate.');
-const EventsSchema = z.object({ events: z.array(z.object({ event_type: z.string(), created_at: z.string(), stage: z.string().optional(), progress_pct: z.number().optional(), detail: z.string().optional() })) });
-const ArtifactsSchema = z.object({ artifacts: z.array(z.object({ artifact_type: z.string(), url: z.string(), content_type: z.string(), bytes: z.number().int(), created_at: z.string() })) });
+const EventsSchema = z.object({ events: z.array(JobEventSchema) });
+const ArtifactsSchema = z.object({ artifacts: z.array(ArtifactSchema) });
 const GateVerdictResultSchema = z.object({
   importId: z.string(),
   jobId: z.string(),
@@ -40,14 +40,15 @@ const GateVerdictResultSchema = z.object({
   note: z.string(),
 });
 
-export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: PreflightService): void {
+export function jobRoutes(auth: Authenticator, service: PreflightService): RouteGroup {
+  const app = newRouter();
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
+    method: 'post', path: '/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
     body: EstimateInputSchema, responses: { 200: { description: 'Cost estimate with the effective guardrail behaviour', schema: EstimateOutputSchema } },
   }, ({ principal, body }) => ({ status: 200, body: service.estimate(principal!, body) }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
+    method: 'post', path: '/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
     description: 'Runs the check in the request (201), queues it with process_async (202), or returns the existing job for a repeated idempotency_key (200). Local server paths are not accepted over HTTP.',
     body: CreateJobBodySchema,
     responses: {
@@ -66,76 +67,66 @@ export function jobRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: P
   });
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
+    method: 'get', path: '/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
     query: ListJobsQuerySchema,
     responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
   }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
+    method: 'post', path: '/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
     description: 'Workspace keys drain only their own workspace’s queued jobs; operator keys drain globally.',
     body: z.object({ limit: z.number().int().min(1).max(25).optional() }),
     responses: { 200: { description: 'Queued jobs processed', schema: z.object({ processed: z.number().int(), jobs: z.array(QcJobSchema) }) } },
   }, async ({ principal, body }) => ({ status: 200, body: await service.drain(principal!, body) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
     responses: { 200: { description: 'The job', schema: QcJobSchema.extend({ stage: z.string().nullable() }) } },
   }, ({ principal, params }) => ({ status: 200, body: service.getJob(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
     responses: { 200: { description: 'The report', schema: ReportSchema }, 409: { description: 'The job is not completed' } },
   }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/report.html', tag: 'QC', auth: 'reports:read', summary: 'Visual report (self-contained HTML)', params: JobIdParams,
-    description: 'Verdict, flag timeline, contact sheet with outlined regions, loudness chart, waveform, gates and receipt. No external requests.',
-    responses: { 200: { description: 'HTML page', schema: z.string(), contentType: 'text/html' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'report.html').content, contentType: 'text/html; charset=utf-8' }));
-
-  registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
     responses: { 200: { description: 'Events in order', schema: EventsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
     responses: { 200: { description: 'Artifacts with URLs', schema: ArtifactsSchema } },
   }, ({ principal, params }) => ({ status: 200, body: { artifacts: service.getArtifacts(principal!, params.job_id) } }));
 
-  registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/markers', tag: 'QC', auth: 'reports:read', summary: 'Marker CSV for editors', params: JobIdParams,
-    responses: { 200: { description: 'RFC 4180 marker CSV', schema: z.string(), contentType: 'text/csv' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getMarkerCsv(principal!, params.job_id), contentType: 'text/csv; charset=utf-8' }));
-
-  registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/artifacts/edl', tag: 'QC', auth: 'reports:read', summary: 'DaVinci Resolve marker EDL', params: JobIdParams,
-    responses: { 200: { description: 'CMX-3600 marker EDL', schema: z.string(), contentType: 'text/plain' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, 'markers.edl').content, contentType: 'text/plain; charset=utf-8' }));
-
-  const editorExports: [string, string, string, string][] = [
-    ['fcpxml', 'markers.fcpxml', 'Final Cut Pro markers (FCPXML 1.9)', 'application/xml'],
-    ['avid', 'markers-avid.txt', 'Avid Media Composer markers', 'text/plain'],
-    ['premiere', 'markers-premiere.xml', 'Premiere Pro markers (FCP7 XML)', 'application/xml'],
-  ];
-  for (const [name, file, summary, contentType] of editorExports) {
+  // The text artifacts, from the artifact table: the report and the receipt above and below are JSON with schemas.
+  const DESCRIPTIONS: Partial<Record<ArtifactKind, string>> = {
+    report_html: 'Verdict, flag timeline, contact sheet with outlined regions, loudness chart, waveform, gates and receipt. No external requests.',
+  };
+  for (const artifact of ARTIFACTS.filter((a) => a.kind !== 'report_json' && a.kind !== 'receipt')) {
     registerRoute(app, auth, {
-      method: 'get', path: `/v1/qc/jobs/{job_id}/artifacts/${name}`, tag: 'QC', auth: 'reports:read', summary, params: JobIdParams,
-      responses: { 200: { description: summary, schema: z.string(), contentType } },
-    }, ({ principal, params }) => ({ status: 200, body: service.getArtifactContent(principal!, params.job_id, file).content, contentType: `${contentType}; charset=utf-8` }));
+      method: 'get', path: `/jobs/{job_id}/${artifact.restPath}`, tag: 'QC', auth: 'reports:read', summary: artifact.title, params: JobIdParams,
+      description: DESCRIPTIONS[artifact.kind],
+      responses: { 200: { description: artifact.title, schema: z.string(), contentType: artifact.contentType } },
+    }, ({ principal, params }) => ({
+      status: 200,
+      // getMarkerCsv answers 409 for a job not completed yet, as the report does.
+      body: artifact.kind === 'markers_csv' ? service.getMarkerCsv(principal!, params.job_id) : service.getArtifactContent(principal!, params.job_id, artifact.file).content,
+      contentType: `${artifact.contentType}; charset=utf-8`,
+    }));
   }
 
   registerRoute(app, auth, {
-    method: 'get', path: '/v1/qc/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
+    method: 'get', path: '/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
     description: 'A BLOCK receipt lists the failed gates in `blocked`. Verify it publicly with POST /v1/public/receipts/verify.',
     responses: { 200: { description: 'The receipt', schema: ReceiptSchema }, 409: { description: 'The job is not completed' } },
   }, ({ principal, params }) => ({ status: 200, body: service.getReceipt(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
-    method: 'post', path: '/v1/qc/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
+    method: 'post', path: '/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',
     description: 'Never turns a BLOCK into PASS: the import is kept beside Preflight’s verdict, and receipts always carry Preflight’s own.',
     params: JobIdParams, body: GateVerdictInputSchema,
     responses: { 200: { description: 'Gate verdict imported', schema: GateVerdictResultSchema } },
   }, async ({ principal, params, body }) => ({ status: 200, body: await service.importGateVerdict(principal!, params.job_id, body) }));
+  return { base: '/v1/qc', routes: app };
 }

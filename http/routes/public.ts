@@ -1,6 +1,5 @@
 // Public, unauthenticated: health, engine health, readiness, launch documents, public JSON documents, llms.txt,
 // and the receipt verifier. Every body is built from live configuration or the data the code runs on.
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { RECEIPT_KEYS_PATH, receiptJsonSchema } from '../../engine/receipt.js';
 import { SIDECAR_SCHEMA_NAMES, sidecarJsonSchema } from '../../engine/sidecars/formats/json-schemas.js';
@@ -23,11 +22,12 @@ import { sampleReportsIndex } from '../../src/public/samples.js';
 import { parseVerifyRequest } from '../../src/receipts.js';
 import { ReceiptVerificationSchema as VerificationSchema } from '../../src/schemas/verify-receipt.js';
 import type { PreflightService } from '../../src/service.js';
-import { registerRoute, type Authenticator, type Env } from '../route.js';
+import { newRouter, registerRoute, type Authenticator, type RouteGroup } from '../route.js';
 
 const AnyObject = z.record(z.string(), z.unknown());
 
-export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service: PreflightService, state: () => Promise<OperationalState>): void {
+export function publicRoutes(auth: Authenticator, service: PreflightService, state: () => Promise<OperationalState>): RouteGroup {
+  const app = newRouter();
   const json = (path: string, summary: string, build: (s: OperationalState) => unknown) =>
     registerRoute(app, auth, { method: 'get', path, tag: 'Public', auth: 'public', summary, responses: { 200: { description: summary, schema: AnyObject } } }, async () => ({
       status: 200,
@@ -103,4 +103,5 @@ export function publicRoutes(app: OpenAPIHono<Env>, auth: Authenticator, service
       },
     };
   });
+  return { base: '/', routes: app };
 }

@@ -1,5 +1,5 @@
 // Abuse limits per plan (duration, upload size, active jobs; values in src/billing/plans.ts) and the abuse-event log.
-// Every refusal is stored as an abuse event before it is thrown (SPEC.md "Errors").
+// Every refusal is stored as an abuse event before it is thrown (docs/accounts.md "Abuse limits").
 import { planById, type AbuseLimits } from '../billing/plans.js';
 import { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';

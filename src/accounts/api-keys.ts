@@ -1,4 +1,4 @@
-// Creating, listing and revoking API keys (SPEC.md "API keys and provisioning"), with workspace pinning.
+// Creating, listing and revoking API keys (docs/accounts.md "Creating, listing, revoking"), with workspace pinning.
 import type { z } from 'zod';
 import { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';

@@ -7,5 +7,6 @@ export { DEFAULT_ALERT_FROM, smtpConfigured, smtpMailerFromEnv, type Mailer, typ
 export { isKeyPrincipal, pinnedWorkspace, type KeyPrincipal } from './principal.js';
 export { defaultProvisioningId } from './provisioning.js';
 export * from './schemas.js';
+export { authorize, BEARER_CHALLENGE, type Authenticator } from './authorize.js';
 export { DEFAULT_SCOPES, hasScope, OPERATOR_SCOPE, requireScope, SCOPES, ScopeSchema, type Scope } from './scopes.js';
 export type { UsageChange } from './spend-alerts.js';

@@ -1,4 +1,4 @@
-// The principal an API key authenticates as, and workspace pinning (SPEC.md "Authentication" 5).
+// The principal an API key authenticates as, and workspace pinning (docs/api.md "Workspace pinning").
 import type { Principal } from '../service.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import { OPERATOR_SCOPE } from './scopes.js';

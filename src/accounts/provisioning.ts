@@ -1,4 +1,4 @@
-// Checkout provisioning (SPEC.md "POST /v1/checkout/provision-api-key"): one workspace key per provisioning id, with
+// Checkout provisioning (docs/accounts.md "Checkout provisioning"): one workspace key per provisioning id, with
 // the plan's economics applied server-side. The raw key is returned on the first call only.
 import type { z } from 'zod';
 import { PLANS } from '../billing/plans.js';

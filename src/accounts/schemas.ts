@@ -1,5 +1,5 @@
 // Zod schemas of every accounts input and output: shared by the REST door, the MCP door and the OpenAPI document.
-// Request fields are snake_case as SPEC.md gives them; resources are camelCase as SPEC.md "Resources".
+// Request fields are snake_case and resources camelCase (docs/api.md "Requests and errors").
 import { z } from 'zod';
 import { BillingPeriodSchema, UsageEntrySchema } from '../billing/ledger.js';
 import { CHECKOUT_PLAN_IDS, PLAN_IDS } from '../billing/plans.js';
@@ -40,7 +40,7 @@ export const ApiKeyRecordPublicSchema = z
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),
   })
-  .describe('An API key record without its secret (SPEC.md ApiKeyRecord).');
+  .describe('An API key record without its secret (docs/accounts.md "API keys").');
 export type ApiKeyRecordPublic = z.infer<typeof ApiKeyRecordPublicSchema>;
 
 export const CreateApiKeyInputSchema = z.object({

@@ -1,4 +1,4 @@
-// Scopes of API keys (SPEC.md "Authentication"; the full list and the defaults are our decisions, see docs/accounts.md).
+// Scopes of API keys (docs/accounts.md "Scopes": the full list and the defaults are our decisions).
 import { z } from 'zod';
 import { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';

@@ -1,4 +1,4 @@
-// Spend alerts (SPEC.md "Spend alerts"): when a period's overage revenue crosses the plan's subscription price, one alert
+// Spend alerts (docs/accounts.md "Spend alerts"): when a period's overage revenue crosses the plan's subscription price, one alert
 // per workspace and period is recorded and emailed to the owner (`sent`, `failed`, or `skipped` without SMTP).
 import { overageCents, spendAlertDue } from '../billing/ledger.js';
 import type { Plan } from '../billing/plans.js';

@@ -3,7 +3,7 @@
 
 export const COST_BASIS_VERSION = '2026-11-22';
 
-/** The guardrail keeps gross margin above this (SPEC.md "Limits"). */
+/** The guardrail keeps gross margin above this (docs/billing.md "The cost guardrail"). */
 export const GROSS_MARGIN_TARGET_PCT = 95;
 
 /** measured: our own benchmark; house: our stated assumption; derived: computed from the figures above it. */

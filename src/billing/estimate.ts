@@ -50,7 +50,7 @@ export function deterministicChecks(profile: string, checks: string | undefined)
   try {
     return parseChecks(checks) ?? [...PIPELINE_PROFILES[pipelineFor(profile)].gates];
   } catch (error) {
-    if (error instanceof EngineError) throw new ServiceError(error.code, error.message, error.details, 400);
+    if (error instanceof EngineError) throw new ServiceError(error.code, error.message, error.details);
     throw error;
   }
 }

@@ -132,7 +132,7 @@ function allowanceReason(requested: number, allowed: boolean, overageMinutes: nu
   return overageMinutes > 0 ? 'overage_within_cap' : 'within_included';
 }
 
-/** HTTP status of `usage_limit_exceeded` (SPEC leaves it open; 402 stays reserved for native per-call payment). */
+/** HTTP status of `usage_limit_exceeded` (our decision, docs/billing.md "Errors and statuses"; 402 stays reserved for native per-call payment). */
 export const USAGE_LIMIT_STATUS = 429;
 
 export interface UsageLimitContext {

@@ -1,5 +1,4 @@
-// Plans as data (SPEC.md "Commercial shape" and "Limits"). Overage rates and abuse limits are not given by SPEC:
-// they are our decisions, documented in docs/billing.md.
+// Plans as data (docs/billing.md "Plans"). Overage rates and abuse limits are our decisions, documented there too.
 import { ServiceError } from '../errors.js';
 
 /** The pay-per-use list price, also the reference price of a free or zero-priced minute. */
@@ -89,7 +88,7 @@ export const PLAN_IDS = Object.keys(PLANS) as [PlanId, ...PlanId[]];
 /** A workspace without a plan is on the free tier. */
 export const DEFAULT_PLAN_ID: PlanId = 'free';
 
-/** Plans a checkout can sell (SPEC.md "POST /v1/checkout/provision-api-key"). */
+/** Plans a checkout can sell (docs/accounts.md "Checkout provisioning"). */
 export const CHECKOUT_PLAN_IDS = ['creator', 'studio', 'network'] as const satisfies readonly PlanId[];
 
 export function isPlanId(id: string): id is PlanId {
@@ -110,7 +109,7 @@ export interface CustomEconomics {
 }
 
 /**
- * A plan with custom economics applied (SPEC.md `plan_price_cents`, `included_minutes`). Each supplied value
+ * A plan with custom economics applied (`plan_price_cents`, `included_minutes`: docs/billing.md "Plans"). Each supplied value
  * overrides the plan's; the overage rate follows the resulting effective per-minute price.
  */
 export function withCustomEconomics(plan: Plan, custom: CustomEconomics): Plan {

@@ -26,7 +26,7 @@ function costBasisTable(): string {
     `| **Egress per media minute** | **${usd(r.egressUsdPerMediaMinute, 3)}** | derived |`,
     `| **Deterministic cost per checked minute** | compute + storage + egress = **${usd(r.deterministicUsdPerMediaMinute, 3)}** | derived |`,
     `| Model review | **${usd(r.modelReviewUsdPerSecond)} per second** (hypothetical; no model runs) | house |`,
-    `| Gross-margin target | over ${GROSS_MARGIN_TARGET_PCT} % | SPEC |`,
+    `| Gross-margin target | over ${GROSS_MARGIN_TARGET_PCT} % | product decision |`,
   ].join('\n');
 }
 

@@ -31,16 +31,6 @@ const POST_RESPONSE_TEXT_LIMIT = 16 * 1024;
 export const TEXT_MAX_BYTES = 64 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** `https://host/path?<redacted>`: a URL that is safe to log (no query, fragment or credentials). */
-export function redactUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname}${url.search ? '?<redacted>' : ''}`;
-  } catch {
-    return '<invalid url>';
-  }
-}
-
 /** The host of the hop in progress, so errors raised by Node name it. */
 interface HopContext {
   host: string;

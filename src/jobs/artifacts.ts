@@ -10,14 +10,19 @@ import type { Receipt } from '../../engine/receipt.js';
 import { renderReportHtml } from '../../engine/report-html/index.js';
 import type { Report } from '../../engine/report.js';
 import type { MediaInfo, Signals } from '../../engine/types.js';
-import type { ArtifactRecord } from './record.js';
+import { artifactByKind, type ArtifactKind } from './artifact-table.js';
 
 export interface ArtifactFile {
-  type: ArtifactRecord['artifact_type'];
+  type: ArtifactKind;
   file: string;
   contentType: string;
   content: string;
 }
+
+const artifact = (kind: ArtifactKind, content: string): ArtifactFile => {
+  const { file, contentType } = artifactByKind(kind);
+  return { type: kind, file, contentType, content };
+};
 
 /** The receipt is null for a check that did not run its whole profile: such a job has no receipt file. */
 export function jobArtifactFiles(report: Report, media: MediaInfo, signals: Signals, receipt: Receipt | null): ArtifactFile[] {
@@ -25,14 +30,14 @@ export function jobArtifactFiles(report: Report, media: MediaInfo, signals: Sign
   const editor = editorExportOptions(report, media, fps);
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const files: ArtifactFile[] = [
-    { type: 'report_json', file: 'report.json', contentType: 'application/json', content: json(report) },
-    { type: 'markers_csv', file: 'markers.csv', contentType: 'text/csv', content: markersCsv(report.flags, fps) },
-    { type: 'markers_edl', file: 'markers.edl', contentType: 'text/plain', content: resolveMarkerEdl(report.flags, { fps }) },
-    { type: 'markers_fcpxml', file: 'markers.fcpxml', contentType: 'application/xml', content: fcpxmlMarkers(report.flags, editor) },
-    { type: 'markers_avid', file: 'markers-avid.txt', contentType: 'text/plain', content: avidMarkers(report.flags, editor) },
-    { type: 'markers_premiere', file: 'markers-premiere.xml', contentType: 'application/xml', content: premiereXml(report.flags, editor) },
-    { type: 'report_html', file: 'report.html', contentType: 'text/html', content: renderReportHtml({ report, signals, receipt }) },
+    artifact('report_json', json(report)),
+    artifact('markers_csv', markersCsv(report.flags, fps)),
+    artifact('markers_edl', resolveMarkerEdl(report.flags, { fps })),
+    artifact('markers_fcpxml', fcpxmlMarkers(report.flags, editor)),
+    artifact('markers_avid', avidMarkers(report.flags, editor)),
+    artifact('markers_premiere', premiereXml(report.flags, editor)),
+    artifact('report_html', renderReportHtml({ report, signals, receipt })),
   ];
-  if (receipt) files.splice(-1, 0, { type: 'receipt', file: 'receipt.json', contentType: 'application/json', content: json(receipt) });
+  if (receipt) files.splice(-1, 0, artifact('receipt', json(receipt)));
   return files;
 }

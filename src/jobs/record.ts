@@ -2,6 +2,7 @@
 import { incompleteCheckReason, type CheckCoverage } from '../../engine/delivery-requirements.js';
 import type { CostEstimate, JobStage, JobStatus, MediaIngress, QcJob, SidecarIngress } from '../schemas/job.js';
 import type { SidecarInput } from '../sidecars/index.js';
+import type { ArtifactKind } from './artifact-table.js';
 
 export type JobSource = { kind: 'local_path'; path: string } | { kind: 'platform_url'; url: string } | { kind: 'upload'; uploadId: string };
 
@@ -21,7 +22,7 @@ export interface JobRequest {
 }
 
 export interface ArtifactRecord {
-  artifact_type: 'report_json' | 'markers_csv' | 'markers_edl' | 'markers_fcpxml' | 'markers_avid' | 'markers_premiere' | 'report_html' | 'receipt';
+  artifact_type: ArtifactKind;
   file: string;
   contentType: string;
   bytes: number;

@@ -24,7 +24,7 @@ export interface PublicEndpoint {
 
 const get = (path: string): PublicEndpoint => ({ method: 'GET', path });
 
-/** SPEC.md "Endpoints → Public, no authentication", paths only. */
+/** The public endpoints (docs/api.md "Public endpoints (no authentication)"), paths only. */
 export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...[
     '/healthz',

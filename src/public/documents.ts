@@ -33,7 +33,7 @@ export interface PublicDocument {
   render: () => string;
 }
 
-/** Public paths this module builds, with their rendered body (SPEC.md "Public, no authentication"). */
+/** Public paths this module builds, with their rendered body (docs/api.md "Public documents"). */
 export const PUBLIC_DOCUMENTS: Readonly<Record<string, PublicDocument>> = {
   '/agent-manifest.json': { contentType: 'application/json', render: () => jsonDocument(agentManifest()) },
   '/mcp-install.json': { contentType: 'application/json', render: () => jsonDocument(mcpInstall()) },

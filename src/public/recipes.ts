@@ -130,7 +130,7 @@ export function pipelineRecipes(): PipelineRecipes {
 
 // ------------------------------------------------------------------ podcast/audio handoff
 
-/** The sidecars an audio programme can bring (SPEC.md: transcript, expected script, watchlist). */
+/** The sidecars an audio programme can bring (transcript, expected script, watchlist: docs/sidecars.md). */
 const NPO_SIDECAR_IDS = ['transcript', 'expected_script', 'watchlist'];
 
 export interface HandoffItem {

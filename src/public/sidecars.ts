@@ -7,7 +7,7 @@ export interface Sidecar {
   id: string;
   /** How a gate's requirements name it. */
   inputName: SidecarName;
-  /** Tool argument for a file on this machine, and for an HTTPS URL (SPEC.md "Agent tools"). */
+  /** Tool argument for a file on this machine, and for an HTTPS URL (docs/sidecars.md). */
   localArgument: string;
   remoteArgument: string;
 }

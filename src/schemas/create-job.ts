@@ -1,4 +1,4 @@
-// Inputs of job creation shared by the doors: media source, profile/checks, economics and sidecars (SPEC.md "Create job").
+// Inputs of job creation shared by the doors: media source, profile/checks, economics and sidecars (docs/api.md "POST /v1/qc/jobs").
 import { z } from 'zod';
 import { PLAN_IDS } from '../billing/plans.js';
 import { MediaInputSchema } from '../ingress/media.js';

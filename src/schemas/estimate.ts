@@ -1,4 +1,4 @@
-// Zod schemas of the QC estimate (SPEC.md "QC estimate" and the `qc_estimate_cost` tool).
+// Zod schemas of the QC estimate (docs/billing.md "The estimate", and the `qc_estimate_cost` tool).
 import { z } from 'zod';
 import { PLAN_IDS } from '../billing/plans.js';
 import { AiReviewSecondsInputSchema, CentsInputSchema, DurationSecondsInputSchema, MinutesInputSchema, WholeMinutesInputSchema } from './bounds.js';

@@ -1,8 +1,11 @@
-// Shared zod schemas of the job resource (SPEC.md "QC job"): one source for MCP output schemas, REST validation and OpenAPI.
+// Shared zod schemas of the job resource (docs/api.md "POST /v1/qc/jobs"): one source for MCP output schemas, REST validation and OpenAPI.
 import { z } from 'zod';
+import { VerdictSchema } from '../../engine/report-schema.js';
+import { ARTIFACTS, type ArtifactKind } from '../jobs/artifact-table.js';
 import { nullable } from './portable.js';
 
-export const VerdictSchema = z.enum(['PASS', 'WATCH', 'BLOCK']);
+export { VerdictSchema };
+
 export const JobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
@@ -100,3 +103,23 @@ export const ListJobsQuerySchema = z.object({
   idempotency_key: z.string().min(1).max(200).optional().describe('Only the job created with this idempotency_key.'),
 });
 export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>;
+
+/** A lifecycle event of a job, as qc_get_events and GET /v1/qc/jobs/{job_id}/events list them. */
+export const JobEventSchema = z.object({
+  event_type: z.string(),
+  created_at: z.string(),
+  stage: z.string().optional(),
+  progress_pct: z.number().optional(),
+  detail: z.string().optional(),
+});
+
+/** An artifact of a completed job (the kinds: src/jobs/artifact-table.ts), as both doors list them. */
+export const ArtifactSchema = z.object({
+  artifact_type: z.enum(ARTIFACTS.map((a) => a.kind) as [ArtifactKind, ...ArtifactKind[]]),
+  url: z.string(),
+  content_type: z.string(),
+  bytes: z.number().int(),
+  created_at: z.string(),
+});
+export type JobEvent = z.infer<typeof JobEventSchema>;
+export type Artifact = z.infer<typeof ArtifactSchema>;

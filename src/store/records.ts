@@ -1,4 +1,4 @@
-// Stored records of accounts, limits, alerts and webhooks (SPEC.md "Resources"). Secrets are never stored in the clear:
+// Stored records of accounts, limits, alerts and webhooks (docs/accounts.md, docs/webhooks.md). Secrets are never stored in the clear:
 // API keys as SHA-256 + prefix, webhook signing secrets encrypted at rest.
 
 export interface ApiKeyRecord {

@@ -1,4 +1,4 @@
-// Shared zod schemas of webhook endpoints and deliveries (SPEC.md "Webhook endpoint", "Webhook delivery"): one source
+// Shared zod schemas of webhook endpoints and deliveries (docs/webhooks.md "Endpoints", "Delivery statuses"): one source
 // for service validation, the REST door and OpenAPI.
 import { z } from 'zod';
 import { WorkspaceIdSchema } from '../accounts/schemas.js';

@@ -1,4 +1,4 @@
-// Webhook endpoints and deliveries (SPEC.md "Webhook deliveries", DESIGN.md "Webhooks"). Workspace keys see and move
+// Webhook endpoints and deliveries (docs/webhooks.md). Workspace keys see and move
 // only their own workspace's records; operators act on all. Secrets never leave this module except once at creation.
 import type { z } from 'zod';
 import { ServiceError } from '../errors.js';

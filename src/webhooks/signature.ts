@@ -1,4 +1,4 @@
-// The delivery signature (DESIGN.md "Webhooks"): X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">,
+// The delivery signature (docs/webhooks.md "Signature"): X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">,
 // keyed with the whole secret string (including its `whsec_` prefix) as UTF-8.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

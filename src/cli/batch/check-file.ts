@@ -1,11 +1,11 @@
 // One file of a batch: its sidecars, its reuse key, then either the stored report or one fresh check (one decode),
 // and its outputs under --report-dir. Any failure becomes the file's error row; it never ends the batch.
 import { randomUUID } from 'node:crypto';
-import { runCheck, type CheckStage } from '../../../engine/check.js';
+import type { CheckStage } from '../../../engine/check.js';
 import { EngineError } from '../../../engine/errors.js';
 import { sha256File, type Receipt } from '../../../engine/receipt.js';
 import { renderReportHtml } from '../../../engine/report-html/index.js';
-import { meteredMinutes } from '../../billing/minutes.js';
+import { checkFile as checkOne } from '../../check-file.js';
 import { ServiceError } from '../../errors.js';
 import { issueReceipt } from '../../receipts.js';
 import { reuseKey } from '../../reuse-key.js';
@@ -59,14 +59,8 @@ export async function checkFile(input: BatchInput, opts: FileCheckOptions): Prom
         return { row, key };
       }
     }
-    const result = await runCheck(input.path, {
-      sidecars,
-      profile: opts.profile,
-      checks: opts.checks,
-      signal: opts.signal,
-      onProgress: opts.onProgress,
-      usage: (media) => ({ minutesMetered: meteredMinutes(media), mode: 'local_cli' }),
-    });
+    // The same service-level check as `preflight check` and a job: the same report, usage shape included.
+    const result = await checkOne(input.path, { sidecars, profile: opts.profile, checks: opts.checks, signal: opts.signal, onProgress: opts.onProgress });
     const { report, media, signals } = result;
     Object.assign(row, { verdict: report.verdict, report });
     if (!opts.reportDir) return { row, key };

@@ -156,11 +156,17 @@ function audioLevel(a: AudioSignals): Float64Array {
 export function estimateContentOffset(v: VideoSignals, a: AudioSignals): ContentSyncEstimate {
   const picture = pictureOnsets(v);
   const pictureEvents = countEvents(picture);
-  const onsets = searchLags(picture, audioOnsets(a), a, v);
-  const onsetProblem = pictureEvents < MIN_ONSET_EVENTS ? `fewer than ${MIN_ONSET_EVENTS} distinct picture onsets (cuts, flashes)` : verdictOf(onsets, MIN_PEAK_CORRELATION);
+  const sound = audioOnsets(a);
+  const onsets = searchLags(picture, sound, a, v);
+  // A single sound onset (a tone starting, an encoder's priming) lines up with any cut as well as a single cut does.
+  // A sound without repeated onsets (a steady tone, whose only edges are its start and an encoder's priming) lines up
+  // with anything, by onsets or by level.
+  const soundProblem = countEvents(sound) < MIN_ONSET_EVENTS ? `fewer than ${MIN_ONSET_EVENTS} distinct onsets` : null;
+  const onsetProblem =
+    soundProblem ?? (pictureEvents < MIN_ONSET_EVENTS ? `fewer than ${MIN_ONSET_EVENTS} distinct picture onsets (cuts, flashes)` : verdictOf(onsets, MIN_PEAK_CORRELATION));
   // Picture that moves with the sound's level all the time (an audiogram): whole-envelope correlation.
-  const levels = onsetProblem === null ? null : searchLags(pictureMotion(v), audioLevel(a), a, v);
-  const levelProblem = levels === null ? null : verdictOf(levels, MIN_LEVEL_CORRELATION);
+  const levels = onsetProblem === null || soundProblem ? null : searchLags(pictureMotion(v), audioLevel(a), a, v);
+  const levelProblem = soundProblem ?? (levels === null ? null : verdictOf(levels, MIN_LEVEL_CORRELATION));
   const found = onsetProblem === null ? onsets : levels !== null && levelProblem === null ? levels : null;
   const shown = found ?? onsets;
   return {
@@ -170,6 +176,6 @@ export function estimateContentOffset(v: VideoSignals, a: AudioSignals): Content
     peakCorrelation: shown.peak,
     runnerUpCorrelation: shown.runnerUp,
     pictureEvents,
-    reason: found === null ? `audio onsets do not line up with cuts or flashes (${onsetProblem}) and the picture does not move with the sound's level (${levelProblem})` : null,
+    reason: soundProblem ? `the sound has ${soundProblem} to line up with the picture` : found === null ? `audio onsets do not line up with cuts or flashes (${onsetProblem}) and the picture does not move with the sound's level (${levelProblem})` : null,
   };
 }

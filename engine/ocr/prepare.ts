@@ -84,6 +84,7 @@ const ENCLOSED_SURE = 0.75;
  * a light fill is enclosed, only it stays ink; elsewhere both polarities do (type on a page, on a box, on a photo).
  */
 function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, cols: number, rows: number): Uint8Array {
+  const colBlock = Int32Array.from({ length: w }, (_, x) => Math.floor(x / size));
   // Per block and polarity: ink pixels, edge pixels (another class within TOUCH), and edge pixels touching the other polarity.
   const ink = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
   const edge = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
@@ -93,12 +94,13 @@ function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, c
       const i = y * w + x;
       const c = classes[i];
       if (c === 0) continue;
-      const b = Math.floor(y / size) * cols + Math.floor(x / size);
+      const b = Math.floor(y / size) * cols + colBlock[x];
       ink[c - 1][b]++;
       let other = false;
       let differs = false;
       for (let d = 1; d <= TOUCH; d++) {
-        for (const j of [x >= d ? i - d : -1, x + d < w ? i + d : -1, y >= d ? i - d * w : -1, y + d < h ? i + d * w : -1]) {
+        for (let k = 0; k < 4; k++) {
+          const j = k === 0 ? (x >= d ? i - d : -1) : k === 1 ? (x + d < w ? i + d : -1) : k === 2 ? (y >= d ? i - d * w : -1) : y + d < h ? i + d * w : -1;
           if (j < 0 || classes[j] === c) continue;
           differs = true;
           if (classes[j] !== 0) other = true;
@@ -194,31 +196,33 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
     }
   }
   const kept = keptPolarity(classes, w, h, size, cols, rows);
-  const isKept = (i: number, x: number, y: number) => classes[i] !== 0 && (kept[Math.floor(y / size) * cols + Math.floor(x / size)] & classes[i]) !== 0;
+  // Ink of a polarity its block does not keep becomes background; the strongest kept ink of each block sets the gain nearby.
   const strongest = new Float64Array(cols * rows);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const b = Math.floor(y / size) * cols + Math.floor(x / size);
-      if (isKept(i, x, y)) strongest[b] = Math.max(strongest[b], Math.abs(signed[i]));
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const b = by * cols + bx;
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
+          if (classes[i] === 0) continue;
+          if ((kept[b] & classes[i]) === 0) classes[i] = 0;
+          else strongest[b] = Math.max(strongest[b], Math.abs(signed[i]));
+        }
+      }
     }
   }
-  const gain = new Float64Array(cols * rows);
+  const out = new Uint8Array(w * h).fill(255);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
       let peak = 0;
       for (let y = Math.max(0, by - POLARITY_REACH); y <= Math.min(rows - 1, by + POLARITY_REACH); y++) {
         for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) peak = Math.max(peak, strongest[y * cols + x]);
       }
-      gain[by * cols + bx] = Math.min(MAX_GAIN, Math.max(GAIN, 255 / Math.max(1, peak - FLOOR)));
-    }
-  }
-  const out = new Uint8Array(w * h).fill(255);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (!isKept(i, x, y)) continue;
-      out[i] = 255 - Math.min(255, Math.round(gain[Math.floor(y / size) * cols + Math.floor(x / size)] * (Math.abs(signed[i]) - FLOOR)));
+      const gain = Math.min(MAX_GAIN, Math.max(GAIN, 255 / Math.max(1, peak - FLOOR)));
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
+          if (classes[i] !== 0) out[i] = 255 - Math.min(255, Math.round(gain * (Math.abs(signed[i]) - FLOOR)));
+        }
+      }
     }
   }
   return { gray: blankBusyTiles(out, w, h), width: w, height: h };

@@ -57,9 +57,10 @@ export function tightBox(p: OcrPicture, box: OcrBox): OcrBox {
   return { x0: x0 + c[0], y0: y0 + r[0], x1: x0 + c[1], y1: y0 + r[1] };
 }
 
-/** Ring around the glyphs, px: from NEAR (past the anti-aliased edge) out to FAR (a share of the text height, at least 3 px). */
-const RING_NEAR = 1;
-const RING_FAR_SHARE = 0.15;
+/** Ring around the glyphs, px: from past NEAR (the edge the encoder and scaler blur into the background) out to
+ * NEAR + FAR (a share of the text height, at least 3 px). */
+const RING_NEAR = 2;
+const RING_FAR_SHARE = 0.2;
 
 /**
  * Contrast of the text pixels (ink in the prepared picture) against the pixels around them in `frame`, as WCAG
@@ -67,7 +68,7 @@ const RING_FAR_SHARE = 0.15;
  * An outlined caption measures against its outline, a boxed one against its box: what the eye sees next to the strokes.
  */
 export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox): ContrastMeasure | null {
-  const far = Math.max(3, Math.round((box.y1 - box.y0) * RING_FAR_SHARE));
+  const far = RING_NEAR + Math.max(3, Math.round((box.y1 - box.y0) * RING_FAR_SHARE));
   const [x0, y0] = [Math.max(0, box.x0 - far), Math.max(0, box.y0 - far)];
   const [x1, y1] = [Math.min(prepared.width, box.x1 + far), Math.min(prepared.height, box.y1 + far)];
   const w = x1 - x0;

@@ -163,6 +163,7 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
   // Each pixel's signed difference from the closest candidate background, through one lookup table per block.
   const signed = new Int16Array(w * h);
+  const bothPolarities = new Uint8Array(w * h);
   const classes = new Uint8Array(w * h);
   const difference = new Int16Array(256);
   for (let by = 0; by < rows; by++) {
@@ -190,6 +191,7 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
         for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
           const d = difference[gray[y * w + x]];
           signed[y * w + x] = d;
+          bothPolarities[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (Math.abs(d) - FLOOR)));
           classes[y * w + x] = d > FLOOR ? LIGHT : d < -FLOOR ? DARK : 0;
         }
       }
@@ -225,7 +227,7 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
       }
     }
   }
-  return { gray: blankBusyTiles(out, w, h), width: w, height: h };
+  return { gray: blankBusyTiles(out, w, h, bothPolarities), width: w, height: h };
 }
 
 /** Tile side, px, and the share of pixels where dark and white alternate above which a tile is texture, not type. */
@@ -235,14 +237,16 @@ export const BUSY_TRANSITIONS = 0.14;
 /**
  * Whitens tiles whose prepared picture alternates between ink and paper more often than type does (noise, foliage,
  * cellular patterns). Tesseract spends seconds on such tiles and reads nothing true in them; a caption keeps its tiles.
+ * `measured` is the picture the alternation is counted on (ink of both polarities: keeping one polarity of noise
+ * halves its alternation without making it type).
  */
-export function blankBusyTiles(picture: Uint8Array, w: number, h: number): Uint8Array {
+export function blankBusyTiles(picture: Uint8Array, w: number, h: number, measured: Uint8Array = picture): Uint8Array {
   for (let ty = 0; ty < h; ty += BUSY_TILE) {
     for (let tx = 0; tx < w; tx += BUSY_TILE) {
       const [x1, y1] = [Math.min(w, tx + BUSY_TILE), Math.min(h, ty + BUSY_TILE)];
       let transitions = 0;
       for (let y = ty; y < y1; y++) {
-        for (let x = tx + 1; x < x1; x++) if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
+        for (let x = tx + 1; x < x1; x++) if (measured[y * w + x] < 128 !== measured[y * w + x - 1] < 128) transitions++;
       }
       if (transitions / ((x1 - tx) * (y1 - ty)) <= BUSY_TRANSITIONS) continue;
       for (let y = ty; y < y1; y++) picture.fill(255, y * w + tx, y * w + x1);

@@ -233,22 +233,30 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
 /** Tile side, px, and the share of pixels where dark and white alternate above which a tile is texture, not type. */
 export const BUSY_TILE = 48;
 export const BUSY_TRANSITIONS = 0.14;
+/** The same, counted on ink of both polarities, where an outlined letter alternates fill, outline and picture. */
+const BOTH_BUSY_TRANSITIONS = 0.3;
 
 /**
  * Whitens tiles whose prepared picture alternates between ink and paper more often than type does (noise, foliage,
  * cellular patterns). Tesseract spends seconds on such tiles and reads nothing true in them; a caption keeps its tiles.
- * `measured` is the picture the alternation is counted on (ink of both polarities: keeping one polarity of noise
- * halves its alternation without making it type).
+ * `bothPolarities` is the picture with ink of both polarities: keeping one polarity of noise halves its alternation
+ * without making it type, so a tile is also texture when that picture alternates more than outlined type does.
  */
-export function blankBusyTiles(picture: Uint8Array, w: number, h: number, measured: Uint8Array = picture): Uint8Array {
+export function blankBusyTiles(picture: Uint8Array, w: number, h: number, bothPolarities: Uint8Array = picture): Uint8Array {
+  const measured = bothPolarities;
   for (let ty = 0; ty < h; ty += BUSY_TILE) {
     for (let tx = 0; tx < w; tx += BUSY_TILE) {
       const [x1, y1] = [Math.min(w, tx + BUSY_TILE), Math.min(h, ty + BUSY_TILE)];
       let transitions = 0;
+      let bothTransitions = 0;
       for (let y = ty; y < y1; y++) {
-        for (let x = tx + 1; x < x1; x++) if (measured[y * w + x] < 128 !== measured[y * w + x - 1] < 128) transitions++;
+        for (let x = tx + 1; x < x1; x++) {
+          if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
+          if (measured !== picture && measured[y * w + x] < 128 !== measured[y * w + x - 1] < 128) bothTransitions++;
+        }
       }
-      if (transitions / ((x1 - tx) * (y1 - ty)) <= BUSY_TRANSITIONS) continue;
+      const area = (x1 - tx) * (y1 - ty);
+      if (transitions / area <= BUSY_TRANSITIONS && bothTransitions / area <= BOTH_BUSY_TRANSITIONS) continue;
       for (let y = ty; y < y1; y++) picture.fill(255, y * w + tx, y * w + x1);
     }
   }

@@ -57,14 +57,16 @@ export function tightBox(p: OcrPicture, box: OcrBox): OcrBox {
   return { x0: x0 + c[0], y0: y0 + r[0], x1: x0 + c[1], y1: y0 + r[1] };
 }
 
-/** Ring around the glyphs, px: from past NEAR (the edge the encoder and scaler blur into the background) out to
- * NEAR + FAR (a share of the text height, at least 3 px). */
-const RING_NEAR = 2;
+/** Ring around the glyphs, px: from past NEAR (the anti-aliased edge) out to NEAR + FAR (a share of the text height, at least 3 px). */
+const RING_NEAR = 1;
 const RING_FAR_SHARE = 0.2;
+/** The background is the quarter of the ring that contrasts most with the text: an outline, a shadow or a box edge
+ * that separates the strokes from the picture is what the eye reads them against, though it is a minority of the ring. */
+const SEPARATING_SHARE = 0.25;
 
 /**
  * Contrast of the text pixels (ink in the prepared picture) against the pixels around them in `frame`, as WCAG
- * relative luminances of their medians; null when the box holds too little ink or nothing around it.
+ * relative luminances of the text's median and of the ring's quarter that contrasts most; null when the box holds too little ink or nothing around it.
  * An outlined caption measures against its outline, a boxed one against its box: what the eye sees next to the strokes.
  */
 export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox): ContrastMeasure | null {
@@ -106,6 +108,8 @@ export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox
   }
   if (text.length < 4 || around.length < 4) return null;
   const t = median(text);
-  const b = median(around);
-  return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: t >= b };
+  around.sort((p, q) => p - q);
+  const lighter = t >= median(around);
+  const b = around[Math.min(around.length - 1, Math.floor((lighter ? SEPARATING_SHARE : 1 - SEPARATING_SHARE) * around.length))];
+  return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: lighter };
 }

@@ -15,9 +15,11 @@ function words(): Set<string> {
 const MIN_JUDGED_LETTERS = 3;
 const ACRONYM_MAX = 4;
 
+const isAcronymShaped = (token: string) => token.length <= ACRONYM_MAX && token === token.toUpperCase() && !/\p{N}/u.test(token);
+
 function isRealToken(token: string): boolean {
   if (/\p{N}/u.test(token)) return true;
-  if (token.length <= ACRONYM_MAX && token === token.toUpperCase()) return true;
+  if (isAcronymShaped(token)) return true;
   const lower = token.toLowerCase();
   const dict = words();
   if (dict.has(lower)) return true;
@@ -35,6 +37,9 @@ export interface WordJudgement {
 export function judgeWords(text: string): WordJudgement {
   const tokens = (text.match(/[\p{L}\p{N}']+/gu) ?? []).map((t) => t.replace(/^'+|'+$/g, ''));
   const judged = tokens.filter((t) => (t.match(/\p{L}/gu) ?? []).length >= MIN_JUDGED_LETTERS || /\p{N}/u.test(t));
-  const unreal = judged.filter((t) => !isRealToken(t));
+  // Short capitals pass as acronyms beside words or numbers ("NASA 2024 launch"), or alone; a line of several of them
+  // and nothing else ("QXV RTPL ZBN") is letter-shaped nonsense, not a row of acronyms.
+  const acronymsOnly = judged.filter(isAcronymShaped).length >= 2 && judged.every((t) => isAcronymShaped(t) || !isRealToken(t));
+  const unreal = judged.filter((t) => !isRealToken(t) || (acronymsOnly && isAcronymShaped(t) && !words().has(t.toLowerCase())));
   return { judged, unreal, realShare: judged.length ? 1 - unreal.length / judged.length : 1 };
 }

@@ -20,6 +20,9 @@ const FLAT_SPREAD = 16;
  * binarise the texture itself); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
 const FLOOR = 24;
 const GAIN = 3;
+/** Where the strongest ink nearby is fainter than 110 code values (yellow type on a pale sky), the gain rises so that
+ * it becomes full black, up to this (full black from 64 code values). */
+const MAX_GAIN = 6;
 
 function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { cols: number; rows: number; medians: Float64Array } {
   const cols = Math.ceil(w / size);
@@ -60,6 +63,93 @@ function flatMedian(medians: Float64Array, cols: number, rows: number, bx: numbe
   return near[near.length - 1 - q] - near[q] <= FLAT_SPREAD ? near[near.length >> 1] : NaN;
 }
 
+/** A pixel is ink of one polarity when it is more than FLOOR code values lighter (or darker) than its background. */
+const LIGHT = 1;
+const DARK = 2;
+/** Both polarities are present in a region (an outline around a fill, a badge around its words) when each covers this share of it. */
+const BOTH_SHARE = 0.02;
+/** Blocks around a block whose ink decides its polarity (5 × 5), and whose decisions spread to it. */
+const POLARITY_REACH = 2;
+/** Pixels this close (px, along a row or column) count as touching: the anti-aliased edge between fill and outline is skipped. */
+const TOUCH = 2;
+/** A polarity is enclosed by the other (a fill in its outline, words in their badge) when at least this share of its
+ * edge touches the other; a sure decision needs ENCLOSED_SURE and spreads to the blocks around. */
+const ENCLOSED = 0.6;
+const ENCLOSED_SURE = 0.75;
+
+/**
+ * Outlined type is a light fill inside a dark outline (or the reverse), and both differ from the photo behind; drawn
+ * as distance from the background they merge into one blob per letter. The fill is the polarity enclosed by the
+ * other: nearly all of its edge touches the outline, while the outline's outer edge touches the background. Where
+ * a light fill is enclosed, only it stays ink; elsewhere both polarities do (type on a page, on a box, on a photo).
+ */
+function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, cols: number, rows: number): Uint8Array {
+  const colBlock = Int32Array.from({ length: w }, (_, x) => Math.floor(x / size));
+  // Per block and polarity: ink pixels, edge pixels (another class within TOUCH), and edge pixels touching the other polarity.
+  const ink = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
+  const edge = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
+  const contact = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const c = classes[i];
+      if (c === 0) continue;
+      const b = Math.floor(y / size) * cols + colBlock[x];
+      ink[c - 1][b]++;
+      let other = false;
+      let differs = false;
+      for (let d = 1; d <= TOUCH; d++) {
+        for (let k = 0; k < 4; k++) {
+          const j = k === 0 ? (x >= d ? i - d : -1) : k === 1 ? (x + d < w ? i + d : -1) : k === 2 ? (y >= d ? i - d * w : -1) : y + d < h ? i + d * w : -1;
+          if (j < 0 || classes[j] === c) continue;
+          differs = true;
+          if (classes[j] !== 0) other = true;
+        }
+      }
+      if (differs) edge[c - 1][b]++;
+      if (other) contact[c - 1][b]++;
+    }
+  }
+  const lean = new Uint8Array(cols * rows).fill(LIGHT | DARK);
+  const sure = new Uint8Array(cols * rows);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const sums = [0, 0, 0, 0, 0, 0];
+      let pixels = 0;
+      for (let y = Math.max(0, by - POLARITY_REACH); y <= Math.min(rows - 1, by + POLARITY_REACH); y++) {
+        for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) {
+          const b = y * cols + x;
+          for (let c = 0; c < 2; c++) {
+            sums[c] += ink[c][b];
+            sums[2 + c] += edge[c][b];
+            sums[4 + c] += contact[c][b];
+          }
+          pixels += size * size;
+        }
+      }
+      if (sums[0] < pixels * BOTH_SHARE || sums[1] < pixels * BOTH_SHARE) continue;
+      // Only a light fill is kept alone: dark ink enclosed by light is as often the dark box of a caption around its
+      // white words (which the box's edge then swallows) as dark type in a light outline, which is rare.
+      const enclosed = [sums[4] / Math.max(1, sums[2]), sums[5] / Math.max(1, sums[3])];
+      if (enclosed[0] < enclosed[1] || enclosed[0] < ENCLOSED) continue;
+      lean[by * cols + bx] = LIGHT;
+      sure[by * cols + bx] = enclosed[0] >= ENCLOSED_SURE ? 1 : 0;
+    }
+  }
+  // Letters' edges fall in blocks whose region holds mostly outline or photo: the sure decisions nearby hold there.
+  const kept = lean.slice();
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      let near = false;
+      for (let y = Math.max(0, by - POLARITY_REACH); y <= Math.min(rows - 1, by + POLARITY_REACH); y++) {
+        for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) near ||= sure[y * cols + x] === 1;
+      }
+      if (near) kept[by * cols + bx] = LIGHT;
+    }
+  }
+  return kept;
+}
+
 /**
  * `backingBoxes`: also measure each pixel against the flat regions next to it (the near neighbourhoods of its block
  * and the blocks around it), so a caption on a backing box narrower than the wide neighbourhood is measured against
@@ -71,45 +161,102 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const { cols, rows, medians } = blockMedians(gray, w, h, size);
   const flat = new Float64Array(cols * rows).fill(NaN);
   if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
-  const out = new Uint8Array(w * h);
-  // Per block, the ink of each grey level (its distance to the closest candidate background), so a pixel is one lookup.
-  const ink = new Uint8Array(256);
+  // Each pixel's signed difference from the closest candidate background, through one lookup table per block.
+  const signed = new Int16Array(w * h);
+  const bothPolarities = new Uint8Array(w * h);
+  const classes = new Uint8Array(w * h);
+  const difference = new Int16Array(256);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
-      const candidates = new Set([median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD))]);
+      const flats = new Set<number>();
       for (let y = Math.max(0, by - REACH); y <= Math.min(rows - 1, by + REACH); y++) {
-        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) candidates.add(flat[y * cols + x]);
+        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) flats.add(flat[y * cols + x]);
       }
+      // A pixel near any candidate is background. Otherwise, in a block lying on a flat region (its own median is the
+      // region's), it is measured against that region: white type on a dark box over a pale photo reads against the
+      // box, though the photo is closer to white.
+      const own = medians[by * cols + bx];
+      const onFlat = [...flats].filter((c) => Math.abs(c - own) <= FLAT_SPREAD);
+      const candidates = [median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD)), ...flats];
       for (let v = 0; v < 256; v++) {
-        let distance = 255;
-        for (const c of candidates) distance = Math.min(distance, Math.abs(v - c));
-        ink[v] = 255 - Math.min(255, Math.max(0, GAIN * (distance - FLOOR)));
+        let closest = 255;
+        for (const c of candidates) if (Math.abs(v - c) < Math.abs(closest)) closest = v - c;
+        if (Math.abs(closest) > FLOOR && onFlat.length) {
+          closest = 255;
+          for (const c of onFlat) if (Math.abs(v - c) < Math.abs(closest)) closest = v - c;
+        }
+        difference[v] = closest;
       }
       for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
-        for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) out[y * w + x] = ink[gray[y * w + x]];
+        for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
+          const d = difference[gray[y * w + x]];
+          signed[y * w + x] = d;
+          bothPolarities[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (Math.abs(d) - FLOOR)));
+          classes[y * w + x] = d > FLOOR ? LIGHT : d < -FLOOR ? DARK : 0;
+        }
       }
     }
   }
-  return { gray: blankBusyTiles(out, w, h), width: w, height: h };
+  const kept = keptPolarity(classes, w, h, size, cols, rows);
+  // Ink of a polarity its block does not keep becomes background; the strongest kept ink of each block sets the gain nearby.
+  const strongest = new Float64Array(cols * rows);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      const b = by * cols + bx;
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
+          if (classes[i] === 0) continue;
+          if ((kept[b] & classes[i]) === 0) classes[i] = 0;
+          else strongest[b] = Math.max(strongest[b], Math.abs(signed[i]));
+        }
+      }
+    }
+  }
+  const out = new Uint8Array(w * h).fill(255);
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      let peak = 0;
+      for (let y = Math.max(0, by - POLARITY_REACH); y <= Math.min(rows - 1, by + POLARITY_REACH); y++) {
+        for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) peak = Math.max(peak, strongest[y * cols + x]);
+      }
+      const gain = Math.min(MAX_GAIN, Math.max(GAIN, 255 / Math.max(1, peak - FLOOR)));
+      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
+        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
+          if (classes[i] !== 0) out[i] = 255 - Math.min(255, Math.round(gain * (Math.abs(signed[i]) - FLOOR)));
+        }
+      }
+    }
+  }
+  return { gray: blankBusyTiles(out, w, h, bothPolarities), width: w, height: h };
 }
 
 /** Tile side, px, and the share of pixels where dark and white alternate above which a tile is texture, not type. */
 export const BUSY_TILE = 48;
 export const BUSY_TRANSITIONS = 0.14;
+/** The same, counted on ink of both polarities, where an outlined letter alternates fill, outline and picture. */
+const BOTH_BUSY_TRANSITIONS = 0.3;
 
 /**
  * Whitens tiles whose prepared picture alternates between ink and paper more often than type does (noise, foliage,
  * cellular patterns). Tesseract spends seconds on such tiles and reads nothing true in them; a caption keeps its tiles.
+ * `bothPolarities` is the picture with ink of both polarities: keeping one polarity of noise halves its alternation
+ * without making it type, so a tile is also texture when that picture alternates more than outlined type does.
  */
-export function blankBusyTiles(picture: Uint8Array, w: number, h: number): Uint8Array {
+export function blankBusyTiles(picture: Uint8Array, w: number, h: number, bothPolarities: Uint8Array = picture): Uint8Array {
+  const measured = bothPolarities;
   for (let ty = 0; ty < h; ty += BUSY_TILE) {
     for (let tx = 0; tx < w; tx += BUSY_TILE) {
       const [x1, y1] = [Math.min(w, tx + BUSY_TILE), Math.min(h, ty + BUSY_TILE)];
       let transitions = 0;
+      let bothTransitions = 0;
       for (let y = ty; y < y1; y++) {
-        for (let x = tx + 1; x < x1; x++) if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
+        for (let x = tx + 1; x < x1; x++) {
+          if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
+          if (measured !== picture && measured[y * w + x] < 128 !== measured[y * w + x - 1] < 128) bothTransitions++;
+        }
       }
-      if (transitions / ((x1 - tx) * (y1 - ty)) <= BUSY_TRANSITIONS) continue;
+      const area = (x1 - tx) * (y1 - ty);
+      if (transitions / area <= BUSY_TRANSITIONS && bothTransitions / area <= BOTH_BUSY_TRANSITIONS) continue;
       for (let y = ty; y < y1; y++) picture.fill(255, y * w + tx, y * w + x1);
     }
   }

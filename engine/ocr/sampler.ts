@@ -4,9 +4,10 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { measureContrast, type RgbPicture } from './contrast.js';
+import type { ContrastMeasure, RgbPicture } from './contrast.js';
+import { inkContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './tesseract.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrPicture } from './tesseract.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -80,6 +81,48 @@ function changedShare(a: Float64Array, b: Float64Array): number {
   return changed / a.length;
 }
 
+/** A read line with word boxes shrunk to their ink and the contrast of that ink (first readings only). */
+interface ReadLine extends TextLine {
+  contrast: ContrastMeasure | null;
+}
+
+function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | null): ReadLine[] {
+  return lines.map((line) => {
+    const words = line.words.map((w) => ({ ...w, box: tightBox(prepared, w.box) }));
+    const box = unionBox(words.map((w) => w.box));
+    return { ...line, words, box, contrast: frame ? inkContrast(frame, prepared, box) : null };
+  });
+}
+
+/** The prepared picture at half size (means of 2 × 2 pixels). */
+function halved(p: OcrPicture): OcrPicture {
+  const [w, h] = [p.width >> 1, p.height >> 1];
+  const gray = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 2 * y * p.width + 2 * x;
+      gray[y * w + x] = (p.gray[i] + p.gray[i + 1] + p.gray[i + p.width] + p.gray[i + p.width + 1]) >> 2;
+    }
+  }
+  return { gray, width: w, height: h };
+}
+
+const scaledBox = (b: OcrBox, k: number): OcrBox => ({ x0: b.x0 * k, y0: b.y0 * k, x1: b.x1 * k, y1: b.y1 * k });
+const scaledLine = (l: OcrLine, k: number): OcrLine => ({ box: scaledBox(l.box, k), words: l.words.map((w) => ({ ...w, box: scaledBox(w.box, k) })) });
+
+/** Lines of two readings of one picture: where they overlap, the reading with more letters read surely wins. */
+function surest(a: TextLine[], b: TextLine[]): TextLine[] {
+  const weight = (l: TextLine) => l.text.replace(/\s/g, '').length * l.confidence;
+  const overlaps = (x: TextLine, y: TextLine) => {
+    const w = Math.min(x.box.x1, y.box.x1) - Math.max(x.box.x0, y.box.x0);
+    const h = Math.min(x.box.y1, y.box.y1) - Math.max(x.box.y0, y.box.y0);
+    return w > 0 && h > 0 && w * h >= 0.3 * Math.min((x.box.x1 - x.box.x0) * (x.box.y1 - x.box.y0), (y.box.x1 - y.box.x0) * (y.box.y1 - y.box.y0));
+  };
+  const keepA = a.filter((x) => !b.some((y) => overlaps(x, y) && weight(y) > weight(x)));
+  const keepB = b.filter((y) => !a.some((x) => overlaps(x, y) && weight(x) >= weight(y)));
+  return [...keepA, ...keepB].sort((x, y) => x.box.y0 - y.box.y0 || x.box.x0 - y.box.x0);
+}
+
 const center = (b: OcrBox) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
 
 /** The reading of `line` in a neighbouring sample: the most similar text close enough to it. */
@@ -116,7 +159,7 @@ export class TextSampler {
   private changeInWindow = false;
   private sampledThumb: Float64Array | null = null;
   /** Lines read on the previous stream frame when it was sampled, awaiting confirmation on this one. */
-  private pending: { frame: Frame; lines: Promise<TextLine[]> } | null = null;
+  private pending: { frame: Frame; lines: Promise<ReadLine[]> } | null = null;
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
   private idle: (() => void)[] = [];
@@ -148,7 +191,7 @@ export class TextSampler {
     const pending = this.pending;
     this.pending = null;
     const sample = this.shouldSample(frame);
-    let lines: Promise<TextLine[]> | null = null;
+    let lines: Promise<ReadLine[]> | null = null;
     if (sample && still) {
       this.enqueue(async () => (await this.readWhole(frame, true)).forEach((line) => this.observe(frame, line, null, null)));
     } else if (sample) {
@@ -196,17 +239,27 @@ export class TextSampler {
     for (const wake of waiting) wake();
   }
 
-  private async readWhole(frame: Frame, still: boolean): Promise<TextLine[]> {
+  private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
-    const read = await this.engine.recognise(ocrPictureOf(frame, still));
+    const prepared = ocrPictureOf(frame, still);
+    const read = await this.engine.recognise(prepared);
     this.stats.ocrMs += performance.now() - started;
     this.stats.samples++;
     if (!read) return [];
-    return textLines(read, frame.height, still ? STILL_LINE_MIN_CONFIDENCE : undefined);
+    const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
+    let lines = textLines(read, frame.height, minConfidence);
+    if (still) {
+      // Tesseract reads type best at a cap height of a few dozen pixels: a big thumbnail title is read again at half size.
+      const started2 = performance.now();
+      const half = await this.engine.recognise(halved(prepared));
+      this.stats.ocrMs += performance.now() - started2;
+      if (half) lines = surest(lines, textLines(half.map((l) => scaledLine(l, 2)), frame.height, minConfidence));
+    }
+    return tightened(lines, prepared, frame);
   }
 
   /** Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice. */
-  private async confirm(frame: Frame, candidatesP: Promise<TextLine[]>, next: Frame, nextWhole: Promise<TextLine[]> | null): Promise<void> {
+  private async confirm(frame: Frame, candidatesP: Promise<ReadLine[]>, next: Frame, nextWhole: Promise<ReadLine[]> | null): Promise<void> {
     const candidates = await candidatesP;
     if (candidates.length === 0) return;
     let again: TextLine[];
@@ -218,10 +271,11 @@ export class TextSampler {
       const top = Math.max(0, Math.floor(area.y0 - pad));
       const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
       const started = performance.now();
-      const read = await this.engine.recognise(ocrPictureOf(next, false), rectangle);
+      const prepared = ocrPictureOf(next, false);
+      const read = await this.engine.recognise(prepared, rectangle);
       this.stats.ocrMs += performance.now() - started;
       this.stats.confirmations++;
-      again = read ? textLines(read, next.height) : [];
+      again = read ? tightened(textLines(read, next.height), prepared, null) : [];
     }
     for (const line of candidates) {
       const match = matchLine(line, again);
@@ -235,8 +289,7 @@ export class TextSampler {
     return { x: b.x0 / width, y: b.y0 / height, w: (b.x1 - b.x0) / width, h: (b.y1 - b.y0) / height };
   }
 
-  private observe(frame: Frame, line: TextLine, next: Frame | null, match: TextLine | null): void {
-    const contrast = measureContrast(frame, line.box);
+  private observe(frame: Frame, line: ReadLine, next: Frame | null, match: TextLine | null): void {
     this.observations.push({
       atSeconds: frame.atSeconds,
       text: line.text,
@@ -246,7 +299,7 @@ export class TextSampler {
       confirmText: match ? match.text : null,
       confidence: line.confidence,
       words: line.words.map((w) => ({ text: w.text.trim(), confidence: w.confidence, box: this.frameBox(w.box) })),
-      contrast,
+      contrast: line.contrast,
     });
   }
 

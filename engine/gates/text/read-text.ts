@@ -14,6 +14,9 @@ export function textSignals(ctx: GateContext): TextSignals | null {
 
 export const NO_PICTURE = 'needs video/image: no picture was read';
 
+/** Lines listed by text in every text gate's measurements (so a pass shows what was read); the rest are counted. */
+const MAX_LISTED_LINES = 40;
+
 export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
   return {
     ocrEngine: text.engine,
@@ -25,6 +28,8 @@ export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
     unconfirmedLines: text.unconfirmedLines,
     ocrTimeouts: text.timeouts,
     textLines: text.tracks.length,
+    textRead: text.tracks.slice(0, MAX_LISTED_LINES).map((t) => ({ text: t.text, start: round(t.start, 3), end: round(t.end, 3), box: roundedBox(t.box) })),
+    ...(text.tracks.length > MAX_LISTED_LINES ? { textReadNotListed: text.tracks.length - MAX_LISTED_LINES } : {}),
   };
 }
 

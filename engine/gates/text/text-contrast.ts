@@ -75,7 +75,7 @@ export const textContrastGate = defineGate({
   area: 'text',
   title: 'WCAG contrast of on-screen text',
   algorithm:
-    'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x relative luminance of every pixel of its box (padded by a fifth of its height) gives the contrast ratio of the 95th against the 5th percentile, the median over the samples that read it. ' +
+    'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x contrast ratio of the median relative luminance of its text pixels (its ink) against the quarter of a ring of pixels around the strokes that contrasts most with them (what the eye reads them against: the outline, shadow or backing box, else the picture), the median over the samples that read it. ' +
     'Below largeTextMinRatio (3:1) is BLOCK at any size; below normalTextMinRatio (4.5:1) is WATCH unless the line is large text (box height at least largeTextHeightFraction of the frame).',
   requires: { kinds: ['video', 'image'], signals: ['text'] },
   thresholds: textContrastThresholds,

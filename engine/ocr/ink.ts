@@ -1,0 +1,115 @@
+// The ink of a read word in the prepared picture (engine/ocr/prepare.ts: text is dark on white there): its tight box,
+// and the WCAG contrast of its pixels against the pixels right around them in the source frame. Tesseract's word
+// boxes carry the halo and leftover outline of the preparation (about 1.6× the glyph height), and a percentile
+// contrast over a padded box measures the photo as much as the type.
+import { contrastRatio, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
+import type { OcrBox, OcrPicture } from './tesseract.js';
+import { median } from '../gates/kit/stats.js';
+
+/** A prepared pixel darker than this is ink. */
+const INK = 128;
+/** Rows and columns holding less than this share of the busiest row's (column's) ink are halo or stray specks. */
+const PROFILE_SHARE = 0.08;
+/** The rows of the letters' bodies (x-height or capitals) hold at least this share of the busiest row's ink. */
+const CORE_SHARE = 0.3;
+/** Ascenders and descenders reach at most this share of the body height beyond it; more is something else (grass, a shape). */
+const MAX_EXTENT = 0.6;
+
+const isInk = (p: OcrPicture, x: number, y: number) => p.gray[y * p.width + x] < INK;
+
+/** The box shrunk to the rows and columns that hold the word's ink; the box itself when it holds none. */
+export function tightBox(p: OcrPicture, box: OcrBox): OcrBox {
+  const [x0, y0, x1, y1] = [Math.max(0, box.x0), Math.max(0, box.y0), Math.min(p.width, box.x1), Math.min(p.height, box.y1)];
+  if (x1 <= x0 || y1 <= y0) return box;
+  const rows = new Uint32Array(y1 - y0);
+  const cols = new Uint32Array(x1 - x0);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      if (!isInk(p, x, y)) continue;
+      rows[y - y0]++;
+      cols[x - x0]++;
+    }
+  }
+  const span = (profile: Uint32Array): [number, number] | null => {
+    const floor = Math.max(1, Math.max(...profile) * PROFILE_SHARE);
+    const first = profile.findIndex((v) => v >= floor);
+    if (first < 0) return null;
+    let last = profile.length - 1;
+    while (profile[last] < floor) last--;
+    return [first, last + 1];
+  };
+  /** The body rows, widened row by row over ascenders and descenders while rows hold ink, by at most MAX_EXTENT of the body. */
+  const rowSpan = (profile: Uint32Array): [number, number] | null => {
+    const core = Math.max(...profile) * CORE_SHARE;
+    let first = profile.findIndex((v) => v >= core && v > 0);
+    if (first < 0) return null;
+    let last = profile.length - 1;
+    while (profile[last] < core) last--;
+    const reach = Math.ceil((last + 1 - first) * MAX_EXTENT);
+    const floor = Math.max(1, Math.max(...profile) * PROFILE_SHARE);
+    for (let k = 0; k < reach && first > 0 && profile[first - 1] >= floor; k++) first--;
+    for (let k = 0; k < reach && last < profile.length - 1 && profile[last + 1] >= floor; k++) last++;
+    return [first, last + 1];
+  };
+  const r = rowSpan(rows);
+  const c = span(cols);
+  if (!r || !c) return box;
+  return { x0: x0 + c[0], y0: y0 + r[0], x1: x0 + c[1], y1: y0 + r[1] };
+}
+
+/** Ring around the glyphs, px: from past NEAR (the anti-aliased edge) out to NEAR + FAR (a share of the text height, at least 3 px). */
+const RING_NEAR = 1;
+const RING_FAR_SHARE = 0.2;
+/** The background is the quarter of the ring that contrasts most with the text: an outline, a shadow or a box edge
+ * that separates the strokes from the picture is what the eye reads them against, though it is a minority of the ring. */
+const SEPARATING_SHARE = 0.25;
+
+/**
+ * Contrast of the text pixels (ink in the prepared picture) against the pixels around them in `frame`, as WCAG
+ * relative luminances of the text's median and of the ring's quarter that contrasts most; null when the box holds too little ink or nothing around it.
+ * An outlined caption measures against its outline, a boxed one against its box: what the eye sees next to the strokes.
+ */
+export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox): ContrastMeasure | null {
+  const far = RING_NEAR + Math.max(3, Math.round((box.y1 - box.y0) * RING_FAR_SHARE));
+  const [x0, y0] = [Math.max(0, box.x0 - far), Math.max(0, box.y0 - far)];
+  const [x1, y1] = [Math.min(prepared.width, box.x1 + far), Math.min(prepared.height, box.y1 + far)];
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w < 2 || h < 2) return null;
+  // Distance (chessboard, px) of each pixel of the area from the nearest ink pixel inside the box.
+  const distance = new Uint16Array(w * h).fill(0xffff);
+  for (let y = Math.max(y0, box.y0); y < Math.min(y1, box.y1); y++) {
+    for (let x = Math.max(x0, box.x0); x < Math.min(x1, box.x1); x++) if (isInk(prepared, x, y)) distance[(y - y0) * w + (x - x0)] = 0;
+  }
+  for (let pass = 0; pass < far; pass++) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (distance[y * w + x] !== pass) continue;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const [nx, ny] = [x + dx, y + dy];
+            if (nx >= 0 && ny >= 0 && nx < w && ny < h && distance[ny * w + nx] > pass + 1) distance[ny * w + nx] = pass + 1;
+          }
+        }
+      }
+    }
+  }
+  const text: number[] = [];
+  const around: number[] = [];
+  const scaleX = frame.width / prepared.width;
+  const scaleY = frame.height / prepared.height;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const d = distance[y * w + x];
+      if (d !== 0 && (d <= RING_NEAR || d > far)) continue;
+      const k = (Math.min(frame.height - 1, Math.floor((y + y0) * scaleY)) * frame.width + Math.min(frame.width - 1, Math.floor((x + x0) * scaleX))) * 3;
+      (d === 0 ? text : around).push(relativeLuminance(frame.rgb[k], frame.rgb[k + 1], frame.rgb[k + 2]));
+    }
+  }
+  if (text.length < 4 || around.length < 4) return null;
+  const t = median(text);
+  around.sort((p, q) => p - q);
+  const lighter = t >= median(around);
+  const b = around[Math.min(around.length - 1, Math.floor((lighter ? SEPARATING_SHARE : 1 - SEPARATING_SHARE) * around.length))];
+  return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: lighter };
+}

@@ -123,7 +123,7 @@ function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<t
     cost_estimate: job.costEstimate,
     failure_reason: job.failureReason,
     idempotent_replay: replay,
-    reused_from: job.reusedFrom,
+    reused_from: job.reusedFrom ?? null,
     summary,
     next_step: next,
   };

@@ -43,9 +43,16 @@ export async function checkFile(path: string | null, opts: CheckFileOptions = {}
     onProgress: opts.onProgress,
     afterProbe: opts.afterProbe,
   });
+  const priced = pricedReport(result.report, meteredMinutes(result.media), opts);
+  return { ...result, ...priced };
+}
+
+export type PricingOptions = Pick<CheckFileOptions, 'profile' | 'plan' | 'meter' | 'at' | 'ai_review_seconds' | 'cost_guardrail'>;
+
+/** A report with this check's usage (metered on `mediaMinutes`) and cost estimate: a fresh one, or a stored one reused. */
+export function pricedReport(checked: Report, mediaMinutes: number, opts: PricingOptions): Pick<FileCheck, 'report' | 'mediaMinutes' | 'metered' | 'estimate' | 'at'> {
   const at = opts.at ?? new Date();
-  const mediaMinutes = meteredMinutes(result.media);
-  const metered = opts.meter?.(mediaMinutes, result.report, at) ?? { minutesMetered: mediaMinutes, freeRecheck: false };
+  const metered = opts.meter?.(mediaMinutes, checked, at) ?? { minutesMetered: mediaMinutes, freeRecheck: false };
   const plan = opts.plan ?? LOCAL_PLAN();
   const estimate = estimateCost({
     minutes: mediaMinutes,
@@ -57,9 +64,9 @@ export async function checkFile(path: string | null, opts: CheckFileOptions = {}
     included_minutes: plan.includedMinutes,
   });
   const report: Report = {
-    ...result.report,
+    ...checked,
     usage: { minutesMetered: metered.minutesMetered, mediaMinutes, freeRecheck: metered.freeRecheck, billingPeriod: billingPeriodOf(at) },
     costEstimate: estimate.cost_estimate,
   };
-  return { ...result, report, mediaMinutes, metered, estimate, at };
+  return { report, mediaMinutes, metered, estimate, at };
 }

@@ -7,7 +7,7 @@ import { DEFAULT_ISSUER, sha256File, type Receipt } from '../engine/receipt.js';
 import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
-import { checkFile, type FileCheck } from './check-file.js';
+import { checkFile, pricedReport, type FileCheck, type PricingOptions } from './check-file.js';
 import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import type { Plan } from './billing/plans.js';
 import { accountOf, accountPlan } from './accounts/workspace-account.js';
@@ -17,6 +17,10 @@ import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
 import { artifactByFile } from './jobs/artifact-table.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
+import { reusableCheck, reusedReportHtml, type StoredCheck } from './jobs/reuse.js';
+import { reuseKey } from './reuse-key.js';
+import { probe } from '../engine/probe.js';
+import type { Signals } from '../engine/types.js';
 import { toQcJob, type JobRecord, type JobRequest, type JobUrls } from './jobs/record.js';
 import type { CreateJobInput } from './schemas/create-job.js';
 import { GateVerdictInputSchema, type GateVerdictInput } from './schemas/gate-verdict.js';
@@ -162,12 +166,15 @@ interface Economics {
 /** The estimate fields that price a request on `economics`. */
 const pricedAs = ({ plan }: Economics): PlanFields => ({ plan_id: plan.id, plan_price_cents: plan.priceCents, included_minutes: plan.includedMinutes });
 
-type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'ai_review_seconds' | 'cost_guardrail'> & {
+type RunInput = Pick<CreateJobInput, 'profile' | 'checks' | 'ai_review_seconds' | 'cost_guardrail' | 'reuse'> & {
   sidecars?: EngineSidecars;
   economics: Economics;
   /** The media's hash when limits apply, so a free re-check is known before the run. */
   sha256: string | null;
 };
+
+/** A fresh check, or an earlier job's stored report reused (no signals: nothing was decoded). */
+type JobCheck = Pick<FileCheck, 'report' | 'media' | 'mediaMinutes' | 'metered' | 'estimate' | 'at'> & { signals: Signals | null; reusedFrom?: StoredCheck };
 
 function sidecarFields(input: CreateJobInput): SidecarInput {
   const out: Record<string, unknown> = {};
@@ -686,6 +693,7 @@ export class PreflightService {
       source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media.path },
       profile: input.profile,
       checks: input.checks,
+      reuse: input.reuse,
       planId: input.plan_id,
       sidecars,
     });
@@ -790,6 +798,7 @@ export class PreflightService {
           {
             profile: request.profile as CreateJobInput['profile'],
             checks: request.checks,
+            reuse: request.reuse,
             ai_review_seconds: e.aiReviewSeconds,
             cost_guardrail: e.costGuardrail,
             sidecars: sidecars.sidecars,
@@ -849,32 +858,33 @@ export class PreflightService {
         record.startedAt = now();
       });
       this.event(record.jobId, { event_type: 'job.started' });
-      const check = await checkFile(media.path, {
+      const onProgress = (pct: number, stage: string) => {
+        ctx.progress?.(pct, stage);
+        if (stage === lastStage && pct - lastWritten < 10) return;
+        if (stage !== lastStage) {
+          lastStage = stage;
+          const stageRecord = { status: stage, progressPct: pct, elapsedMs: Date.now() - t0, at: now() };
+          record.stages.push(stageRecord);
+          this.event(record.jobId, { event_type: `stage.${stage}`, stage, progress_pct: pct });
+        }
+        lastWritten = pct;
+        record.stage = stage;
+        record.progressPct = pct;
+        this.store.persistSoon();
+      };
+      const pricing = {
         profile: input.profile,
-        checks: input.checks,
-        sidecars: input.sidecars,
         ai_review_seconds: input.ai_review_seconds,
         cost_guardrail: input.cost_guardrail,
         plan: input.economics.plan,
-        meter: (mediaMinutes, report, at) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage }),
-        signal,
-        // Limits are checked again on the real media, before the decode.
-        afterProbe: limited ? (info) => this.checkMeasuredMedia(limited, record, info, input) : undefined,
-        onProgress: (pct, stage) => {
-          ctx.progress?.(pct, stage);
-          if (stage === lastStage && pct - lastWritten < 10) return;
-          if (stage !== lastStage) {
-            lastStage = stage;
-            const stageRecord = { status: stage, progressPct: pct, elapsedMs: Date.now() - t0, at: now() };
-            record.stages.push(stageRecord);
-            this.event(record.jobId, { event_type: `stage.${stage}`, stage, progress_pct: pct });
-          }
-          lastWritten = pct;
-          record.stage = stage;
-          record.progressPct = pct;
-          this.store.persistSoon();
-        },
-      });
+        meter: (mediaMinutes: number, report: Report, at: Date) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage }),
+      };
+      // Limits are checked again on the real media, before the decode.
+      const afterProbe = limited ? (info: MediaInfo) => this.checkMeasuredMedia(limited, record, info, input) : undefined;
+      const stored = await this.reusable(record, media, input);
+      const check: JobCheck = stored
+        ? await this.reuseCheck(record, media, stored, { pricing, afterProbe, onProgress, signal })
+        : await checkFile(media.path, { ...pricing, checks: input.checks, sidecars: input.sidecars, signal, afterProbe, onProgress });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, check, input, t0);
       if (limited && this.accounts) {
@@ -899,10 +909,45 @@ export class PreflightService {
     this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
 
-  private async finish(record: JobRecord, check: FileCheck, input: RunInput, t0: number): Promise<void> {
+  /**
+   * The reuse key of this job's check (kept on the job for later ones), and the earlier job whose stored report can
+   * stand in for it: none when the caller asked for a fresh check (`reuse: false`).
+   */
+  private async reusable(record: JobRecord, media: ResolvedMedia, input: RunInput): Promise<StoredCheck | null> {
+    const sha256 = input.sha256 ?? media.sha256 ?? (await sha256File(media.path));
+    // The file name is in the report and in repair commands, so a renamed copy is checked afresh.
+    const key = reuseKey({ sha256, sidecars: input.sidecars, profile: input.profile, checks: input.checks, extra: { fileName: basename(media.path) } });
+    record.reuseKey = key;
+    if (input.reuse === false) return null;
+    return reusableCheck(this.store.data.jobs, { workspaceId: record.workspaceId, key, sha256, except: record.jobId }, (jobId, file) => this.store.readJobFile(jobId, file));
+  }
+
+  /**
+   * The stored report stands in for a decode. The media is still probed: the limits are judged and the minutes metered
+   * (by the free re-check rule) on what it really is, and the marker exports need its frame rate.
+   */
+  private async reuseCheck(
+    record: JobRecord,
+    media: ResolvedMedia,
+    stored: StoredCheck,
+    opts: { pricing: PricingOptions; afterProbe?: (info: MediaInfo) => Promise<void>; onProgress: (pct: number, stage: string) => void; signal: AbortSignal },
+  ): Promise<JobCheck> {
+    opts.onProgress(0, 'probe');
+    const info = await probe(media.path, opts.signal);
+    await opts.afterProbe?.(info);
+    opts.onProgress(50, 'reuse');
+    this.event(record.jobId, { event_type: 'report.reused', detail: stored.jobId });
+    const at = new Date();
+    const priced = pricedReport({ ...stored.report, createdAt: at.toISOString() }, meteredMinutes(info), { ...opts.pricing, at });
+    opts.onProgress(100, 'report');
+    return { ...priced, media: info, signals: null, reusedFrom: stored };
+  }
+
+  private async finish(record: JobRecord, check: JobCheck, input: RunInput, t0: number): Promise<void> {
     const { report, media: info, signals, mediaMinutes, metered, estimate, at } = check;
     const receipt = this.receiptFor(report, record.jobId);
-    const files = jobArtifactFiles(report, info, signals, receipt);
+    const page = check.reusedFrom ? { html: reusedReportHtml(check.reusedFrom, report, receipt) } : { signals: signals! };
+    const files = jobArtifactFiles(report, info, page, receipt);
     const artifacts = files.map(({ type, file, contentType, content }) => ({
       artifact_type: type,
       file,
@@ -942,6 +987,7 @@ export class PreflightService {
       record.artifacts = artifacts;
       record.summary = { block: report.summary.block, watch: report.summary.watch };
       record.coverage = report.coverage;
+      record.reusedFrom = check.reusedFrom?.jobId ?? null;
       record.request = null;
       record.sourceRedacted = true;
     });

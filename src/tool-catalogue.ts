@@ -22,7 +22,8 @@ export const TOOL_CATALOGUE: readonly ToolInfo[] = [
       'Run the deterministic QC gates on a video, audio or image file on this machine and get a verdict (PASS, WATCH or BLOCK). ' +
       'Call it on the final export before calling the asset upload-ready. Pass sidecar paths (manifest, transcript, watchlist, expected script, sidecar dir) when you have them. ' +
       'Returns the job with its verdict; next call qc_get_report for every flag with timestamps and repair instructions. ' +
-      'If status is still running (long files), poll qc_get_job until completed. After repairing, call this again: a re-check of the same file is free.',
+      'If status is still running (long files), poll qc_get_job until completed. After repairing, call this again: a re-check of the same file is free. ' +
+      'An unchanged re-check (same bytes, sidecars, profile, checks) reuses the earlier job\'s report without decoding (reused_from); reuse: false checks afresh.',
     readOnly: false,
     scope: 'jobs:write',
     localFilesOnly: true,

@@ -85,6 +85,7 @@ const RunOutputSchema = z.object({
   cost_estimate: CostEstimateSchema,
   failure_reason: nullable(z.string(), 'the job has not failed'),
   idempotent_replay: z.boolean(),
+  reused_from: nullable(z.string(), 'checked afresh').describe('The earlier job whose report an unchanged re-check reused (no decode).'),
   summary: z.string().describe('One line for the user.'),
   next_step: z.string().describe('What to call next.'),
 });
@@ -122,6 +123,7 @@ function runOutput(job: z.infer<typeof QcJobSchema>, replay: boolean): z.infer<t
     cost_estimate: job.costEstimate,
     failure_reason: job.failureReason,
     idempotent_replay: replay,
+    reused_from: job.reusedFrom ?? null,
     summary,
     next_step: next,
   };

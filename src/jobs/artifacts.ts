@@ -24,8 +24,11 @@ const artifact = (kind: ArtifactKind, content: string): ArtifactFile => {
   return { type: kind, file, contentType, content };
 };
 
-/** The receipt is null for a check that did not run its whole profile: such a job has no receipt file. */
-export function jobArtifactFiles(report: Report, media: MediaInfo, signals: Signals, receipt: Receipt | null): ArtifactFile[] {
+/**
+ * The receipt is null for a check that did not run its whole profile: such a job has no receipt file. The visual
+ * report is rendered from the check's signals, or given ready (a reused check has no signals: src/jobs/reuse.ts).
+ */
+export function jobArtifactFiles(report: Report, media: MediaInfo, page: { signals: Signals } | { html: string }, receipt: Receipt | null): ArtifactFile[] {
   const fps = timecodeFpsOf(media);
   const editor = editorExportOptions(report, media, fps);
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -36,7 +39,7 @@ export function jobArtifactFiles(report: Report, media: MediaInfo, signals: Sign
     artifact('markers_fcpxml', fcpxmlMarkers(report.flags, editor)),
     artifact('markers_avid', avidMarkers(report.flags, editor)),
     artifact('markers_premiere', premiereXml(report.flags, editor)),
-    artifact('report_html', renderReportHtml({ report, signals, receipt })),
+    artifact('report_html', 'html' in page ? page.html : renderReportHtml({ report, signals: page.signals, receipt })),
   ];
   if (receipt) files.splice(-1, 0, artifact('receipt', json(receipt)));
   return files;

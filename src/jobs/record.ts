@@ -17,6 +17,8 @@ export interface JobRequest {
   sidecarUrls?: Record<string, string>;
   /** The job was created by a workspace key: it runs under its workspace's limits. */
   limited?: boolean;
+  /** false: check afresh even when an earlier job's report could be reused. */
+  reuse?: boolean;
   /** Cost options, so the run prices the job as it was asked. */
   economics?: { aiReviewSeconds?: number; costGuardrail?: 'downgrade' | 'block' | 'off'; planPriceCents?: number; includedMinutes?: number };
 }
@@ -60,6 +62,10 @@ export interface JobRecord {
   callbackUrl?: string | null;
   /** SHA-256 of the signed_url or platform_video_url the job was created from (for the list filter); null otherwise. */
   sourceUrlSha256?: string | null;
+  /** The reuse key of the check (src/reuse-key.ts): a later job with the same key reuses this job's report. */
+  reuseKey?: string | null;
+  /** The job whose stored report this job reused instead of decoding again; null for a fresh check. */
+  reusedFrom?: string | null;
   /** The creator's callback_secret, sealed (AES-256-GCM, bound to the job id); never shown. */
   callbackSecretSealed?: string | null;
 }
@@ -103,6 +109,7 @@ export function toQcJob(r: JobRecord, urls: JobUrls): QcJob {
     sidecarIngress: r.sidecarIngress,
     sourceRedacted: r.sourceRedacted,
     costEstimate: r.costEstimate,
+    reusedFrom: r.reusedFrom ?? null,
     coverage: r.coverage
       ? {
           complete: r.coverage.complete,

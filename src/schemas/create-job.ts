@@ -54,6 +54,10 @@ export const JobOptionsSchema = z.object({
   ai_review_seconds: AiReviewSecondsInputSchema.optional().describe('Internal model-review seconds: affects cost only, never the verdict.'),
   cost_guardrail: CostGuardrailSchema.optional(),
   idempotency_key: z.string().min(1).max(200).optional().describe('Repeat a create with the same key to get the same job back.'),
+  reuse: z
+    .boolean()
+    .optional()
+    .describe('Default true: when a completed job of this workspace checked the same bytes, file name, sidecars, profile, checks and engine, its report is reused (no decode). false checks afresh.'),
   process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
   duration_seconds: DurationSecondsInputSchema.optional().describe('Declared duration, for the cost estimate before the media is read.'),
   callback_url: z.string().min(1).max(2048).optional().describe('HTTPS URL that receives the job’s completion as a signed POST (preflight serve only); needs callback_secret.'),

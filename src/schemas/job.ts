@@ -92,6 +92,9 @@ export const QcJobSchema = z.object({
   sidecarIngress: SidecarIngressSchema.nullable(),
   sourceRedacted: z.boolean(),
   costEstimate: CostEstimateSchema,
+  reusedFrom: nullable(z.string(), 'checked afresh').describe(
+    'The earlier completed job of this workspace whose report this job reused (same bytes, file name, sidecars, profile, checks and engine): no decode, its own usage and receipt.',
+  ),
   coverage: JobCoverageSchema.nullable(),
 });
 export type QcJob = z.infer<typeof QcJobSchema>;

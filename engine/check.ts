@@ -26,6 +26,8 @@ export interface CheckOptions {
   sidecars?: EngineSidecars;
   /** Called after the probe, before the decode: may throw to refuse the media (e.g. a duration limit). */
   afterProbe?: (media: MediaInfo) => void | Promise<void>;
+  /** sha256 of the file's bytes when the caller has just read them (the service hashes for limits and reuse). */
+  sha256?: string;
   /** Filled by the service (metering and cost are not the engine's business). */
   usage?: (media: MediaInfo) => Record<string, unknown> | null;
   costEstimate?: Record<string, unknown> | null;
@@ -165,7 +167,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   const [signals, sha256] =
     path === null
       ? [{ video: null, audio: null, analysisMs: 0 }, '']
-      : await Promise.all([analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }), sha256File(path)]);
+      : await Promise.all([analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }), opts.sha256 ?? sha256File(path)]);
   if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
   const tAnalyse = performance.now();
   const audioContent = signals.audio ? classifyAudioContent(signals.audio.stats.envelope) : null;

@@ -16,7 +16,7 @@ export interface Metering {
 }
 
 export interface CheckFileOptions
-  extends Pick<CheckOptions, 'profile' | 'checks' | 'sidecars' | 'signal' | 'onProgress' | 'afterProbe'>,
+  extends Pick<CheckOptions, 'profile' | 'checks' | 'sidecars' | 'signal' | 'onProgress' | 'afterProbe' | 'sha256'>,
     Pick<CreateJobInput, 'ai_review_seconds' | 'cost_guardrail'> {
   /** The plan the estimate is priced on; by default the plan of a workspace without a key (the local one). */
   plan?: Plan;
@@ -42,6 +42,7 @@ export async function checkFile(path: string | null, opts: CheckFileOptions = {}
     signal: opts.signal,
     onProgress: opts.onProgress,
     afterProbe: opts.afterProbe,
+    sha256: opts.sha256,
   });
   const priced = pricedReport(result.report, meteredMinutes(result.media), opts);
   return { ...result, ...priced };

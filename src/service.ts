@@ -881,10 +881,10 @@ export class PreflightService {
       };
       // Limits are checked again on the real media, before the decode.
       const afterProbe = limited ? (info: MediaInfo) => this.checkMeasuredMedia(limited, record, info, input) : undefined;
-      const stored = await this.reusable(record, media, input);
+      const { stored, sha256 } = await this.reusable(record, media, input);
       const check: JobCheck = stored
         ? await this.reuseCheck(record, media, stored, { pricing, afterProbe, onProgress, signal })
-        : await checkFile(media.path, { ...pricing, checks: input.checks, sidecars: input.sidecars, signal, afterProbe, onProgress });
+        : await checkFile(media.path, { ...pricing, checks: input.checks, sidecars: input.sidecars, signal, afterProbe, onProgress, sha256 });
       const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, check, input, t0);
       if (limited && this.accounts) {
@@ -911,15 +911,17 @@ export class PreflightService {
 
   /**
    * The reuse key of this job's check (kept on the job for later ones), and the earlier job whose stored report can
-   * stand in for it: none when the caller asked for a fresh check (`reuse: false`).
+   * stand in for it: none when the caller asked for a fresh check (`reuse: false`). The file's hash goes on to the
+   * check, so a fresh check does not read the file a second time to hash it.
    */
-  private async reusable(record: JobRecord, media: ResolvedMedia, input: RunInput): Promise<StoredCheck | null> {
+  private async reusable(record: JobRecord, media: ResolvedMedia, input: RunInput): Promise<{ stored: StoredCheck | null; sha256: string }> {
     const sha256 = input.sha256 ?? media.sha256 ?? (await sha256File(media.path));
     // The file name is in the report and in repair commands, so a renamed copy is checked afresh.
     const key = reuseKey({ sha256, sidecars: input.sidecars, profile: input.profile, checks: input.checks, extra: { fileName: basename(media.path) } });
     record.reuseKey = key;
-    if (input.reuse === false) return null;
-    return reusableCheck(this.store.data.jobs, { workspaceId: record.workspaceId, key, sha256, except: record.jobId }, (jobId, file) => this.store.readJobFile(jobId, file));
+    if (input.reuse === false) return { stored: null, sha256 };
+    const stored = reusableCheck(this.store.data.jobs, { workspaceId: record.workspaceId, key, sha256, except: record.jobId }, (jobId, file) => this.store.readJobFile(jobId, file));
+    return { stored, sha256 };
   }
 
   /**

@@ -61,8 +61,8 @@ describe.skipIf(hint)(`accuracy on real footage${hint ? ` (skipped: ${hint})` : 
 
   it.each(Object.entries(SENTINELS))('%s meets its expectations (%s)', (name) => {
     const r = results.find((f) => f.name === name);
-    expect(r?.match, `${name} was not checked`).toBeTruthy();
-    expect(r!.match!.mismatches, name).toEqual(KNOWN_MISSES[name] ?? []);
+    // Undefined (the file was not checked) differs from every list, so it fails here too.
+    expect(r?.match?.mismatches, name).toEqual(KNOWN_MISSES[name] ?? []);
   });
 
   it('reads the caption lines and titles it reads today and invents no words', () => {

@@ -57,7 +57,7 @@ describe('per-file sidecars and inputs', () => {
     writeFileSync(join(dir, 'ep1.sidecars', 'transcript.txt'), 'the words\n');
     const loaded = await sidecarsFor(join(dir, 'ep1.mp4'), {});
     expect(loaded.sidecarDir).toBe(join(dir, 'ep1.sidecars'));
-    expect(loaded.sidecars.transcript).toBeTruthy();
+    expect(loaded.sidecars.transcript?.text).toBe('the words');
   });
 
   it('recognises media in a directory by probing, skips sidecar folders and documents, and keeps named files', async () => {

@@ -148,13 +148,14 @@ describe('service', () => {
 
   it('decodes inline media to a temp file and always deletes it', async () => {
     const { svc } = await service();
-    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('preflight-ingress-')).length;
+    // Names, not counts: other test files running beside this one make and delete their own ingress files.
+    const ingressFiles = () => readdirSync(tmpdir()).filter((f) => f.startsWith('preflight-ingress-'));
+    const before = new Set(ingressFiles());
     const b64 = readFileSync(await fx.stillImage()).toString('base64');
     const { job } = await svc.createJob(LOCAL_PRINCIPAL, { data_url: `data:image/png;base64,${b64}` });
     expect(job).toMatchObject({ status: 'completed', mediaIngress: { mode: 'inline_ephemeral', ephemeral: true, storageMode: 'host_temp_storage' } });
     await expect(svc.createJob(LOCAL_PRINCIPAL, { video_base64: 'bm90IGEgdmlkZW8=' })).resolves.toMatchObject({ job: { status: 'failed' } });
-    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('preflight-ingress-')).length;
-    expect(after).toBe(before);
+    expect(ingressFiles().filter((f) => !before.has(f))).toEqual([]);
   });
 
   it('fetches platform URLs through yt-dlp when it is on PATH, and says so clearly when it is not', async () => {

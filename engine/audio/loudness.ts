@@ -132,6 +132,7 @@ export class LoudnessMeter {
   private samplePeak = 0;
   private samplesSeen = 0;
   private subBlockEnergy = 0;
+  private readonly pairSums = new Float64Array(2);
   private subBlockEnd: number;
 
   constructor(opts: LoudnessMeterOptions) {
@@ -149,14 +150,22 @@ export class LoudnessMeter {
   push(channels: Float32Array[]): void {
     const length = this.checkChunk(channels);
     channels.forEach((samples, c) => {
-      this.truePeaks[c].push(samples);
-      this.samplePeak = Math.max(this.samplePeak, peakMagnitude(samples));
+      this.samplePeak = Math.max(this.samplePeak, this.truePeaks[c].push(samples));
     });
+    const [left, right] = channels;
+    const stereo = channels.length === 2 && this.weights[0] > 0 && this.weights[1] > 0;
+    const sums = this.pairSums;
     let position = 0;
     while (position < length) {
       const end = Math.min(length, position + this.subBlockEnd - this.samplesSeen);
-      for (let c = 0; c < channels.length; c++) {
-        if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
+      if (stereo) {
+        this.filters[0].sumOfSquaresPair(this.filters[1], left, right, position, end, sums);
+        this.subBlockEnergy += this.weights[0] * sums[0];
+        this.subBlockEnergy += this.weights[1] * sums[1];
+      } else {
+        for (let c = 0; c < channels.length; c++) {
+          if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
+        }
       }
       this.samplesSeen += end - position;
       position = end;
@@ -216,17 +225,6 @@ export class LoudnessMeter {
   private secondsOf(subBlock: number | null): number | null {
     return subBlock === null ? null : this.subBlockBoundary(subBlock) / this.sampleRate;
   }
-}
-
-function peakMagnitude(samples: Float32Array): number {
-  let highest = 0;
-  let lowest = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const value = samples[i];
-    if (value > highest) highest = value;
-    if (value < lowest) lowest = value;
-  }
-  return Math.max(highest, -lowest);
 }
 
 /** The windows that start on a 100 ms step (the BS.1770 gating blocks, the Tech 3342 short-term values). */

@@ -1,0 +1,205 @@
+// Runs the two PCM meters of the decode pass either here or, for long programmes, each in a worker thread of its
+// own: the loudness meter and the statistics then measure in parallel with each other and with the main thread (which
+// reads the pipes, and for a video measures frames), so an hour of audio costs about its decode rather than the sum
+// of every per-sample loop on one core. Both ways run the same meter code on the same frames.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { LoudnessMeasurements } from '../types.js';
+import { Deinterleaver, InterleavedMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import type { AudioStats } from './stats.js';
+
+/** Programmes at least this long are measured in worker threads (below it, starting two workers costs more than it saves). */
+export const WORKER_MIN_SECONDS = 30;
+/** Frames are sent to the workers in batches of about this many bytes. */
+const BATCH_BYTES = 1 << 20;
+/** Batches a worker may have queued before the source is asked to pause ... */
+const MAX_QUEUED_BATCHES = 4;
+/** ... and the queue it must come down to before the source resumes. */
+const RESUME_QUEUED_BATCHES = 1;
+
+export interface AudioMeasurements {
+  loudness: LoudnessMeasurements;
+  stats: AudioStats;
+}
+
+export interface AudioAnalysis {
+  /** Whole interleaved frames; the caller may reuse the array once this returns. */
+  push(interleaved: Float32Array): void;
+  /** True while the meters are behind: the caller should pause its source until {@link whenCaughtUp} resolves. */
+  readonly behind: boolean;
+  whenCaughtUp(): Promise<void>;
+  finish(): Promise<AudioMeasurements>;
+  /** Stops the meters (a cancelled or failed decode). */
+  abort(): Promise<void>;
+}
+
+class InThreadAnalysis implements AudioAnalysis {
+  private readonly loudness: InterleavedMeter<'loudness'>;
+  private readonly stats: InterleavedMeter<'stats'>;
+  private readonly split: Deinterleaver;
+  readonly behind = false;
+
+  constructor(opts: PcmMeterOptions) {
+    this.loudness = new InterleavedMeter('loudness', opts);
+    this.stats = new InterleavedMeter('stats', opts);
+    this.split = new Deinterleaver(opts.channels);
+  }
+
+  push(interleaved: Float32Array): void {
+    const planar = this.split.planar(interleaved);
+    this.loudness.pushPlanar(planar);
+    this.stats.pushPlanar(planar);
+  }
+
+  whenCaughtUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async finish(): Promise<AudioMeasurements> {
+    return { loudness: this.loudness.result(), stats: this.stats.result() };
+  }
+
+  async abort(): Promise<void> {}
+}
+
+/** One meter in a worker thread, with its queue of unacknowledged batches. */
+class MeterThread<R> {
+  private readonly worker: Worker;
+  queued = 0;
+  private failure: Error | null = null;
+  private readonly result: Promise<R>;
+
+  constructor(kind: MeterKind, opts: PcmMeterOptions, onProgress: () => void) {
+    this.worker = new Worker(workerUrl(), { workerData: { kind, options: opts } });
+    this.result = new Promise<R>((resolve, reject) => {
+      this.worker.on('message', (message: { done?: true; result?: R }) => {
+        if (message.done) {
+          this.queued--;
+          onProgress();
+        } else resolve(message.result as R);
+      });
+      this.worker.on('error', (err) => {
+        this.failure = err;
+        reject(err);
+        onProgress();
+      });
+      this.worker.on('exit', (code) => {
+        const err = new Error(`the ${kind} meter thread stopped (exit ${code})`);
+        reject(err);
+        if (!this.failure) this.failure = err;
+        onProgress();
+      });
+    });
+    // Rejections surface when finish() awaits the result.
+    this.result.catch(() => undefined);
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  send(frames: Float32Array): void {
+    this.queued++;
+    this.worker.postMessage({ batch: frames });
+  }
+
+  async finish(): Promise<R> {
+    this.worker.postMessage({ finish: true });
+    try {
+      return await this.result;
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+class WorkerAnalysis implements AudioAnalysis {
+  private readonly loudness: MeterThread<LoudnessMeasurements>;
+  private readonly stats: MeterThread<AudioStats>;
+  private readonly batchFloats: number;
+  private batch: Float32Array;
+  private filled = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(opts: PcmMeterOptions) {
+    const wake = () => this.wake();
+    this.loudness = new MeterThread('loudness', opts, wake);
+    this.stats = new MeterThread('stats', opts, wake);
+    this.batchFloats = Math.max(1, Math.floor(BATCH_BYTES / 4 / opts.channels)) * opts.channels;
+    this.batch = newBatch(this.batchFloats);
+  }
+
+  get behind(): boolean {
+    return Math.max(this.loudness.queued, this.stats.queued) >= MAX_QUEUED_BATCHES;
+  }
+
+  push(interleaved: Float32Array): void {
+    let offset = 0;
+    while (offset < interleaved.length) {
+      const take = Math.min(interleaved.length - offset, this.batchFloats - this.filled);
+      this.batch.set(interleaved.subarray(offset, offset + take), this.filled);
+      this.filled += take;
+      offset += take;
+      if (this.filled === this.batchFloats) this.dispatch();
+    }
+  }
+
+  whenCaughtUp(): Promise<void> {
+    if (this.caughtUp()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async finish(): Promise<AudioMeasurements> {
+    if (this.filled > 0) this.dispatch();
+    const [loudness, stats] = await Promise.all([this.loudness.finish(), this.stats.finish()]);
+    return { loudness, stats };
+  }
+
+  async abort(): Promise<void> {
+    await Promise.all([this.loudness.stop(), this.stats.stop()]);
+  }
+
+  private caughtUp(): boolean {
+    return Math.max(this.loudness.queued, this.stats.queued) <= RESUME_QUEUED_BATCHES || this.loudness.failed || this.stats.failed;
+  }
+
+  private wake(): void {
+    if (!this.caughtUp()) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Both threads read the one shared batch (nothing is copied); the next batch is a new buffer. */
+  private dispatch(): void {
+    const frames = this.filled === this.batchFloats ? this.batch : this.batch.subarray(0, this.filled);
+    this.stats.send(frames);
+    this.loudness.send(frames);
+    this.batch = newBatch(this.batchFloats);
+    this.filled = 0;
+  }
+}
+
+function newBatch(floats: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(floats * Float32Array.BYTES_PER_ELEMENT));
+}
+
+/** The compiled worker entry beside this module; absent when this module runs from TypeScript source (tests). */
+function workerUrl(): URL {
+  return new URL('./meter-worker.js', import.meta.url);
+}
+
+function workersAvailable(): boolean {
+  return import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl())) && availableParallelism() >= 2;
+}
+
+/** The analysis for a programme of about `seconds`: in worker threads when it is long and they can run. */
+export function createAudioAnalysis(opts: PcmMeterOptions, seconds: number): AudioAnalysis {
+  return seconds >= WORKER_MIN_SECONDS && workersAvailable() ? new WorkerAnalysis(opts) : new InThreadAnalysis(opts);
+}

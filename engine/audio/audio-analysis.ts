@@ -25,6 +25,8 @@ export interface AudioMeasurements {
 }
 
 export interface AudioAnalysis {
+  /** Where the meters run. */
+  readonly where: 'threads' | 'main';
   /** Whole interleaved frames; the caller may reuse the array once this returns. */
   push(interleaved: Float32Array): void;
   /** True while the meters are behind: the caller should pause its source until {@link whenCaughtUp} resolves. */
@@ -39,6 +41,7 @@ class InThreadAnalysis implements AudioAnalysis {
   private readonly loudness: InterleavedMeter<'loudness'>;
   private readonly stats: InterleavedMeter<'stats'>;
   private readonly split: Deinterleaver;
+  readonly where = 'main';
   readonly behind = false;
 
   constructor(opts: PcmMeterOptions) {
@@ -120,6 +123,7 @@ class MeterThread<R> {
 }
 
 class WorkerAnalysis implements AudioAnalysis {
+  readonly where = 'threads';
   private readonly loudness: MeterThread<LoudnessMeasurements>;
   private readonly stats: MeterThread<AudioStats>;
   private readonly batchFloats: number;
@@ -131,7 +135,7 @@ class WorkerAnalysis implements AudioAnalysis {
     const wake = () => this.wake();
     this.loudness = new MeterThread('loudness', opts, wake);
     this.stats = new MeterThread('stats', opts, wake);
-    this.batchFloats = Math.max(1, Math.floor(BATCH_BYTES / 4 / opts.channels)) * opts.channels;
+    this.batchFloats = batchFloats(opts.channels);
     this.batch = newBatch(this.batchFloats);
   }
 
@@ -184,6 +188,11 @@ class WorkerAnalysis implements AudioAnalysis {
     this.batch = newBatch(this.batchFloats);
     this.filled = 0;
   }
+}
+
+/** Floats of one batch sent to the threads: whole frames. The meters see the PCM in pushes of this size. */
+export function batchFloats(channels: number): number {
+  return Math.max(1, Math.floor(BATCH_BYTES / 4 / channels)) * channels;
 }
 
 function newBatch(floats: number): Float32Array {

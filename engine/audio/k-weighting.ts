@@ -88,46 +88,4 @@ export class KWeightingFilter {
     this.h2 = h2;
     return sum;
   }
-
-  /**
-   * {@link sumOfSquares} of two channels at once, `left` through this filter and `right` through `other` (of the same sample rate); the two
-   * sums go to sums[0] and sums[1]. Each channel's arithmetic is exactly that of sumOfSquares: running the two
-   * recursions in one loop only lets the processor overlap them (each alone waits on its own feedback).
-   */
-  sumOfSquaresPair(other: KWeightingFilter, left: Float32Array, right: Float32Array, start: number, end: number, sums: Float64Array): void {
-    const { b0, b1, b2, a1, a2 } = this.shelf;
-    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = this.highPass;
-    let s1 = this.s1, s2 = this.s2, h1 = this.h1, h2 = this.h2;
-    let t1 = other.s1, t2 = other.s2, g1 = other.h1, g2 = other.h2;
-    let sumL = 0;
-    let sumR = 0;
-    for (let i = start; i < end; i++) {
-      const x = left[i];
-      const shelved = b0 * x + s1;
-      s1 = b1 * x - a1 * shelved + s2;
-      s2 = b2 * x - a2 * shelved;
-      const y = c0 * shelved + h1;
-      h1 = c1 * shelved - d1 * y + h2;
-      h2 = c2 * shelved - d2 * y;
-      sumL += y * y;
-      const u = right[i];
-      const shelvedR = b0 * u + t1;
-      t1 = b1 * u - a1 * shelvedR + t2;
-      t2 = b2 * u - a2 * shelvedR;
-      const v = c0 * shelvedR + g1;
-      g1 = c1 * shelvedR - d1 * v + g2;
-      g2 = c2 * shelvedR - d2 * v;
-      sumR += v * v;
-    }
-    this.s1 = s1;
-    this.s2 = s2;
-    this.h1 = h1;
-    this.h2 = h2;
-    other.s1 = t1;
-    other.s2 = t2;
-    other.h1 = g1;
-    other.h2 = g2;
-    sums[0] = sumL;
-    sums[1] = sumR;
-  }
 }

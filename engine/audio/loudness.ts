@@ -132,7 +132,6 @@ export class LoudnessMeter {
   private samplePeak = 0;
   private samplesSeen = 0;
   private subBlockEnergy = 0;
-  private readonly pairSums = new Float64Array(2);
   private subBlockEnd: number;
 
   constructor(opts: LoudnessMeterOptions) {
@@ -152,20 +151,11 @@ export class LoudnessMeter {
     channels.forEach((samples, c) => {
       this.samplePeak = Math.max(this.samplePeak, this.truePeaks[c].push(samples));
     });
-    const [left, right] = channels;
-    const stereo = channels.length === 2 && this.weights[0] > 0 && this.weights[1] > 0;
-    const sums = this.pairSums;
     let position = 0;
     while (position < length) {
       const end = Math.min(length, position + this.subBlockEnd - this.samplesSeen);
-      if (stereo) {
-        this.filters[0].sumOfSquaresPair(this.filters[1], left, right, position, end, sums);
-        this.subBlockEnergy += this.weights[0] * sums[0];
-        this.subBlockEnergy += this.weights[1] * sums[1];
-      } else {
-        for (let c = 0; c < channels.length; c++) {
-          if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
-        }
+      for (let c = 0; c < channels.length; c++) {
+        if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
       }
       this.samplesSeen += end - position;
       position = end;

@@ -67,32 +67,37 @@ class InThreadAnalysis implements AudioAnalysis {
   async abort(): Promise<void> {}
 }
 
-/** One meter in a worker thread, with its queue of unacknowledged batches. */
+/** A batch of frames shared by the two threads, back in the pool once both have measured it. */
+interface Batch {
+  frames: Float32Array;
+  readers: number;
+}
+
+/** One meter in a worker thread, with its queue of unacknowledged batches (acknowledged in order). */
 class MeterThread<R> {
   private readonly worker: Worker;
-  queued = 0;
+  private readonly sent: Batch[] = [];
   private failure: Error | null = null;
   private readonly result: Promise<R>;
 
-  constructor(kind: MeterKind, opts: PcmMeterOptions, onProgress: () => void) {
+  /** `onMeasured` is called with each batch measured, `onFailed` when the thread fails or stops. */
+  constructor(kind: MeterKind, opts: PcmMeterOptions, onMeasured: (batch: Batch) => void, onFailed: () => void) {
     this.worker = new Worker(workerUrl(), { workerData: { kind, options: opts } });
     this.result = new Promise<R>((resolve, reject) => {
       this.worker.on('message', (message: { done?: true; result?: R }) => {
-        if (message.done) {
-          this.queued--;
-          onProgress();
-        } else resolve(message.result as R);
+        if (message.done) onMeasured(this.sent.shift()!);
+        else resolve(message.result as R);
       });
       this.worker.on('error', (err) => {
         this.failure = err;
         reject(err);
-        onProgress();
+        onFailed();
       });
       this.worker.on('exit', (code) => {
         const err = new Error(`the ${kind} meter thread stopped (exit ${code})`);
         reject(err);
         if (!this.failure) this.failure = err;
-        onProgress();
+        onFailed();
       });
     });
     // Rejections surface when finish() awaits the result.
@@ -103,9 +108,13 @@ class MeterThread<R> {
     return this.failure !== null;
   }
 
-  send(frames: Float32Array): void {
-    this.queued++;
-    this.worker.postMessage({ batch: frames });
+  get queued(): number {
+    return this.sent.length;
+  }
+
+  send(batch: Batch, length: number): void {
+    this.sent.push(batch);
+    this.worker.postMessage({ batch: length === batch.frames.length ? batch.frames : batch.frames.subarray(0, length) });
   }
 
   async finish(): Promise<R> {
@@ -127,16 +136,22 @@ class WorkerAnalysis implements AudioAnalysis {
   private readonly loudness: MeterThread<LoudnessMeasurements>;
   private readonly stats: MeterThread<AudioStats>;
   private readonly batchFloats: number;
-  private batch: Float32Array;
+  /** Batches both threads have measured, to be filled again: memory stays a few batches whatever the duration. */
+  private readonly pool: Batch[] = [];
+  private batch: Batch;
   private filled = 0;
   private waiters: (() => void)[] = [];
 
   constructor(opts: PcmMeterOptions) {
-    const wake = () => this.wake();
-    this.loudness = new MeterThread('loudness', opts, wake);
-    this.stats = new MeterThread('stats', opts, wake);
+    const measured = (batch: Batch) => {
+      if (--batch.readers === 0) this.pool.push(batch);
+      this.wake();
+    };
+    const failed = () => this.wake();
+    this.loudness = new MeterThread('loudness', opts, measured, failed);
+    this.stats = new MeterThread('stats', opts, measured, failed);
     this.batchFloats = batchFloats(opts.channels);
-    this.batch = newBatch(this.batchFloats);
+    this.batch = this.nextBatch();
   }
 
   get behind(): boolean {
@@ -147,7 +162,7 @@ class WorkerAnalysis implements AudioAnalysis {
     let offset = 0;
     while (offset < interleaved.length) {
       const take = Math.min(interleaved.length - offset, this.batchFloats - this.filled);
-      this.batch.set(interleaved.subarray(offset, offset + take), this.filled);
+      this.batch.frames.set(interleaved.subarray(offset, offset + take), this.filled);
       this.filled += take;
       offset += take;
       if (this.filled === this.batchFloats) this.dispatch();
@@ -180,23 +195,23 @@ class WorkerAnalysis implements AudioAnalysis {
     for (const resolve of waiters) resolve();
   }
 
-  /** Both threads read the one shared batch (nothing is copied); the next batch is a new buffer. */
+  /** Both threads read the one shared batch (nothing is copied). */
   private dispatch(): void {
-    const frames = this.filled === this.batchFloats ? this.batch : this.batch.subarray(0, this.filled);
-    this.stats.send(frames);
-    this.loudness.send(frames);
-    this.batch = newBatch(this.batchFloats);
+    this.batch.readers = 2;
+    this.stats.send(this.batch, this.filled);
+    this.loudness.send(this.batch, this.filled);
+    this.batch = this.nextBatch();
     this.filled = 0;
+  }
+
+  private nextBatch(): Batch {
+    return this.pool.pop() ?? { frames: new Float32Array(new SharedArrayBuffer(this.batchFloats * Float32Array.BYTES_PER_ELEMENT)), readers: 0 };
   }
 }
 
 /** Floats of one batch sent to the threads: whole frames. The meters see the PCM in pushes of this size. */
 export function batchFloats(channels: number): number {
   return Math.max(1, Math.floor(BATCH_BYTES / 4 / channels)) * channels;
-}
-
-function newBatch(floats: number): Float32Array {
-  return new Float32Array(new SharedArrayBuffer(floats * Float32Array.BYTES_PER_ELEMENT));
 }
 
 /** The compiled worker entry beside this module; absent when this module runs from TypeScript source (tests). */

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { InterleavedMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
 
-/** A batch is a view of a SharedArrayBuffer that both meter threads read and nobody writes any more. */
+/** A batch is a view of a SharedArrayBuffer that both meter threads read; it is not written again until both have acknowledged it. */
 export type MeterWorkerMessage = { batch: Float32Array } | { finish: true };
 
 const { kind, options } = workerData as { kind: MeterKind; options: PcmMeterOptions };

@@ -1,7 +1,7 @@
 // Runs the two PCM meters of the decode pass either here or, for long programmes, each in a worker thread of its
 // own: the loudness meter and the statistics then measure in parallel with each other and with the main thread (which
-// reads the pipes, and for a video measures frames), so an hour of audio costs about its decode rather than the sum
-// of every per-sample loop on one core. Both ways run the same meter code on the same frames.
+// reads the pipes, and for a video measures frames) instead of queueing on one core behind each other. Both ways run
+// the same meter code on the same frames.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';

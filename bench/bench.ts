@@ -1,6 +1,6 @@
 // npm run bench: bare decode vs our full default-profile check on generated 1-minute and 10-minute 1080p30 H.264+AAC files,
-// and a 10-minute file with burned-in captions changing every 4 s for the OCR sampling; and the accuracy corpus of
-// issue 14 (bench/accuracy/).
+// and a 10-minute file with burned-in captions changing every 4 s for the OCR sampling; a 60-minute podcast (bench/audio.ts);
+// and the accuracy corpus of issue 14 (bench/accuracy/).
 // Prints the figures; targets: check ≤ 1.5× bare decode without text in the picture (issue 2), ≤ 3× with OCR sampling
 // on captioned video (issue 6), peak RSS ≤ 300 MB, cost linear in duration.
 import { existsSync, mkdirSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { DELIVERY_PROFILES } from '../engine/profiles/index.js';
 import type { GateContext, MediaInfo } from '../engine/types.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { accuracyBench } from './accuracy/run.js';
+import { audioBench } from './audio.js';
 import { batchBench } from './batch.js';
 import { storeBench } from './store.js';
 
@@ -127,12 +128,13 @@ async function videoBench(): Promise<void> {
   console.log(`targets: technical ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; technical peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}; with OCR on captions ≤ 3× → ${captioned.ratio <= 3 ? 'met' : 'MISSED'} (peak RSS ${f(captioned.rss, 0)} MB: the OCR worker's WASM heap)`);
 }
 
-// `npm run bench` runs everything but the store; `npm run bench -- video`, `-- script`, `-- batch`, `-- accuracy [entry ...]`
-// or `-- store [jobs ...]` runs one part (the store's seeds 100k jobs per engine: only when asked).
-const MODES = ['video', 'script', 'accuracy', 'batch', 'store'];
+// `npm run bench` runs everything but the store; `npm run bench -- video`, `-- audio`, `-- script`, `-- batch`,
+// `-- accuracy [entry ...]` or `-- store [jobs ...]` runs one part (the store's seeds 100k jobs per engine: only when asked).
+const MODES = ['video', 'audio', 'script', 'accuracy', 'batch', 'store'];
 const only = process.argv[2];
 if (only && !MODES.includes(only)) throw new Error(`unknown bench mode "${only}": one of ${MODES.join(', ')}`);
 if (!only || only === 'video') await videoBench();
+if (!only || only === 'audio') await audioBench();
 if (!only || only === 'script') scriptFaithfulnessBench();
 if (!only || only === 'accuracy') await accuracyBench({ only: process.argv.slice(3) });
 if (!only || only === 'batch') await batchBench();

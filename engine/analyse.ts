@@ -3,8 +3,7 @@
 // in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { LoudnessMeter } from './audio/loudness.js';
-import { AudioStatsAccumulator } from './audio/stats.js';
+import { createAudioAnalysis, type AudioAnalysis } from './audio/audio-analysis.js';
 import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
 import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
@@ -145,14 +144,10 @@ function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Ar
   });
 }
 
-/**
- * De-interleaves float PCM into planar chunks as it arrives. The planar buffers are reused from chunk to chunk (the
- * meters keep nothing of what they are given), so the hour of PCM a podcast streams leaves no garbage behind.
- */
-function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32Array[]) => void): void {
+/** Cuts float PCM into whole interleaved frames as it arrives (a view when aligned, so nothing is copied). */
+function pcmReader(stream: Readable, channels: number, onFrames: (interleaved: Float32Array) => void): void {
   const frameBytes = channels * 4;
   let pending: Buffer | null = null;
-  let planes: Float32Array[] = [];
   stream.on('data', (chunk: Buffer) => {
     const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     const frames = Math.floor(buf.length / frameBytes);
@@ -160,24 +155,7 @@ function pcmReader(stream: Readable, channels: number, onChunk: (planar: Float32
     pending = usable < buf.length ? Buffer.from(buf.subarray(usable)) : null;
     if (frames === 0) return;
     const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf.subarray(0, usable));
-    const interleaved = new Float32Array(aligned.buffer, aligned.byteOffset, frames * channels);
-    if (planes.length === 0 || planes[0].length < frames) planes = Array.from({ length: channels }, () => new Float32Array(frames));
-    const planar = planes.map((plane) => plane.subarray(0, frames));
-    if (channels === 1) planar[0].set(interleaved);
-    else if (channels === 2) {
-      const left = planar[0];
-      const right = planar[1];
-      for (let i = 0, k = 0; i < frames; i++, k += 2) {
-        left[i] = interleaved[k];
-        right[i] = interleaved[k + 1];
-      }
-    } else {
-      for (let c = 0; c < channels; c++) {
-        const plane = planar[c];
-        for (let i = 0, k = c; i < frames; i++, k += channels) plane[i] = interleaved[k];
-      }
-    }
-    onChunk(planar);
+    onFrames(new Float32Array(aligned.buffer, aligned.byteOffset, frames * channels));
   });
 }
 
@@ -216,8 +194,8 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let lastData = Date.now();
   let stalled = false;
   const watchdog = setInterval(() => {
-    // A pipe paused while OCR catches up is not a stuck decode (every OCR call has its own timeout).
-    if ((textSampler?.backlog ?? 0) > 0) lastData = Date.now();
+    // A pipe paused while OCR or the audio meters catch up is not a stuck decode (every OCR call has its own timeout).
+    if ((textSampler?.backlog ?? 0) > 0 || audioAnalysis?.behind) lastData = Date.now();
     if (Date.now() - lastData > STALL_MS) {
       stalled = true;
       subprocess.kill('SIGKILL');
@@ -260,21 +238,21 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       acc.push(frame, width, height, v.startSeconds + n++ * interval);
     });
   }
-  let meter: LoudnessMeter | null = null;
-  let audioStats: AudioStatsAccumulator | null = null;
+  let audioAnalysis: AudioAnalysis | null = null;
   let samples = 0;
   if (p.audio && media.audio) {
     const { fd, channels, sampleRate } = p.audio;
-    const channelNames = media.audio.channelNames;
-    const m = new LoudnessMeter({ sampleRate, channelNames, dualMono: channels === 1 });
-    const s = new AudioStatsAccumulator({ sampleRate, channelNames });
-    meter = m;
-    audioStats = s;
-    pcmReader(pipes[fd], channels, (planar) => {
-      m.push(planar);
-      s.push(planar);
-      samples += planar[0].length;
+    const analysis = createAudioAnalysis({ sampleRate, channels, channelNames: media.audio.channelNames }, media.durationSeconds);
+    audioAnalysis = analysis;
+    const stream = pipes[fd];
+    pcmReader(stream, channels, (interleaved) => {
+      analysis.push(interleaved);
+      samples += interleaved.length / channels;
       if (!p.video) progress(samples / sampleRate);
+      if (analysis.behind && !stream.isPaused()) {
+        stream.pause();
+        void analysis.whenCaughtUp().then(() => stream.resume());
+      }
     });
   }
 
@@ -297,45 +275,52 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
 
   const result = await subprocess;
   clearInterval(watchdog);
-  if (textSampler && (stalled || result.timedOut || result.isCanceled)) await textSampler.abort();
-  if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
-  if (result.timedOut) throw new EngineError('timeout', `Decoding ${media.path} took longer than ${Math.round(timeoutFor(media) / 1000)} s and was stopped.`);
-  if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
-  const frames = videoAcc?.frameCount ?? 0;
-  const text = textSampler ? await textSampler.finish() : null;
-  if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
-    const why = lastLine(stderr);
-    throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
-  }
+  try {
+    if (textSampler && (stalled || result.timedOut || result.isCanceled)) await textSampler.abort();
+    if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
+    if (result.timedOut) throw new EngineError('timeout', `Decoding ${media.path} took longer than ${Math.round(timeoutFor(media) / 1000)} s and was stopped.`);
+    if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
+    const frames = videoAcc?.frameCount ?? 0;
+    const text = textSampler ? await textSampler.finish() : null;
+    if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
+      const why = lastLine(stderr);
+      throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
+    }
 
-  let video: VideoSignals | null = null;
-  if (p.video && videoAcc) {
-    const done = videoAcc.finish();
-    video = {
-      fps: p.video.fps,
-      startSeconds: media.video?.startSeconds ?? 0,
-      frameCount: done.frames.length,
-      width: p.video.width,
-      height: p.video.height,
-      frames: done.frames,
-      repeats: done.repeats,
-      stills: done.stills,
-      canvas: done.canvas,
-      legalLevels: legalAcc && p.legal ? { ...legalAcc.finish(), intervalSeconds: p.legal.interval } : null,
-    };
+    let video: VideoSignals | null = null;
+    if (p.video && videoAcc) {
+      const done = videoAcc.finish();
+      video = {
+        fps: p.video.fps,
+        startSeconds: media.video?.startSeconds ?? 0,
+        frameCount: done.frames.length,
+        width: p.video.width,
+        height: p.video.height,
+        frames: done.frames,
+        repeats: done.repeats,
+        stills: done.stills,
+        canvas: done.canvas,
+        legalLevels: legalAcc && p.legal ? { ...legalAcc.finish(), intervalSeconds: p.legal.interval } : null,
+      };
+    }
+    let audio: AudioSignals | null = null;
+    if (p.audio && media.audio && audioAnalysis) {
+      const measured = await audioAnalysis.finish();
+      audio = {
+        sampleRate: p.audio.sampleRate,
+        channels: p.audio.channels,
+        channelNames: media.audio.channelNames,
+        startSeconds: media.audio.startSeconds,
+        durationSeconds: samples / p.audio.sampleRate,
+        loudness: measured.loudness,
+        stats: measured.stats,
+      };
+    }
+    const decodeWarning = result.exitCode !== 0 ? lastLine(stderr) || `ffmpeg exit ${result.exitCode}` : null;
+    return { video, audio, ...(text ? { text } : {}), analysisMs: Math.round(performance.now() - started), ...(decodeWarning ? { decodeWarning } : {}) };
+  } catch (err) {
+    // The meter threads would otherwise keep the process alive.
+    await audioAnalysis?.abort();
+    throw err;
   }
-  let audio: AudioSignals | null = null;
-  if (p.audio && media.audio && meter && audioStats) {
-    audio = {
-      sampleRate: p.audio.sampleRate,
-      channels: p.audio.channels,
-      channelNames: media.audio.channelNames,
-      startSeconds: media.audio.startSeconds,
-      durationSeconds: samples / p.audio.sampleRate,
-      loudness: meter.result(),
-      stats: audioStats.finish(),
-    };
-  }
-  const decodeWarning = result.exitCode !== 0 ? lastLine(stderr) || `ffmpeg exit ${result.exitCode}` : null;
-  return { video, audio, ...(text ? { text } : {}), analysisMs: Math.round(performance.now() - started), ...(decodeWarning ? { decodeWarning } : {}) };
 }

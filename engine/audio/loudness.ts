@@ -149,8 +149,7 @@ export class LoudnessMeter {
   push(channels: Float32Array[]): void {
     const length = this.checkChunk(channels);
     channels.forEach((samples, c) => {
-      this.truePeaks[c].push(samples);
-      this.samplePeak = Math.max(this.samplePeak, peakMagnitude(samples));
+      this.samplePeak = Math.max(this.samplePeak, this.truePeaks[c].push(samples));
     });
     let position = 0;
     while (position < length) {
@@ -216,17 +215,6 @@ export class LoudnessMeter {
   private secondsOf(subBlock: number | null): number | null {
     return subBlock === null ? null : this.subBlockBoundary(subBlock) / this.sampleRate;
   }
-}
-
-function peakMagnitude(samples: Float32Array): number {
-  let highest = 0;
-  let lowest = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const value = samples[i];
-    if (value > highest) highest = value;
-    if (value < lowest) lowest = value;
-  }
-  return Math.max(highest, -lowest);
 }
 
 /** The windows that start on a 100 ms step (the BS.1770 gating blocks, the Tech 3342 short-term values). */

@@ -378,6 +378,13 @@ class ChannelScanner {
     let nextCount = this.nextCount;
     let fullScale = this.fullScaleSamples;
     let hot = this.blockHot;
+    let hasCrossing = this.blockHasCrossing;
+    let lastCrossing = this.lastCrossing;
+    let intervalSum = this.blockIntervalSum;
+    let intervalSquares = this.blockIntervalSquares;
+    let intervals = this.blockIntervals;
+    // Levels at or above `rare` need the loudest/next bookkeeping or the clip-level counts; most samples are below.
+    let rare = Math.min(next, CLIP_RUN_LEVEL);
     const sampleOffset = firstSample - from;
     for (let i = from; i < to; i++) {
       let x = data[i];
@@ -393,7 +400,17 @@ class ChannelScanner {
       const nonNegative = x >= 0;
       if (nonNegative !== previousNonNegative) {
         previousNonNegative = nonNegative;
-        this.crossing(sampleOffset + i);
+        // The interval since the previous crossing counts when both lie in this block (one reaching back over
+        // silence says nothing).
+        const sample = sampleOffset + i;
+        if (hasCrossing) {
+          const interval = sample - lastCrossing;
+          intervalSum += interval;
+          intervalSquares += interval * interval;
+          intervals++;
+        }
+        hasCrossing = true;
+        lastCrossing = sample;
       }
       if (x === previous) runLength++;
       else {
@@ -402,29 +419,32 @@ class ChannelScanner {
         runStart = sampleOffset + i;
         runLength = 1;
       }
-      if (a >= next) {
-        if (a > loudest) {
-          next = loudest;
-          nextCount = loudestCount;
-          loudest = a;
-          loudestCount = 1;
-          this.loudestAt = sampleOffset + i;
-          this.loudestRuns = 0;
-          this.loudestRunsFirst = this.loudestRunsLast = -1;
-        } else if (a === loudest) loudestCount++;
-        else if (a > next) {
-          next = a;
-          nextCount = 1;
-        } else nextCount++;
-      }
-      if (a >= CLIP_RUN_LEVEL) {
-        hot++;
-        if (a >= FULL_SCALE_LEVEL) {
-          fullScale++;
-          if (a > 1) this.overs++;
+      if (a >= rare) {
+        if (a >= next) {
+          if (a > loudest) {
+            next = loudest;
+            nextCount = loudestCount;
+            loudest = a;
+            loudestCount = 1;
+            this.loudestAt = sampleOffset + i;
+            this.loudestRuns = 0;
+            this.loudestRunsFirst = this.loudestRunsLast = -1;
+          } else if (a === loudest) loudestCount++;
+          else if (a > next) {
+            next = a;
+            nextCount = 1;
+          } else nextCount++;
+          rare = Math.min(next, CLIP_RUN_LEVEL);
+        }
+        if (a >= CLIP_RUN_LEVEL) {
+          hot++;
+          if (a >= FULL_SCALE_LEVEL) {
+            fullScale++;
+            if (a > 1) this.overs++;
+          }
         }
       }
-      if (a > onsetAmplitude && firstLoud < 0) firstLoud = blockOffset + i - from;
+      if (firstLoud < 0 && a > onsetAmplitude) firstLoud = blockOffset + i - from;
     }
     this.blockSum = blockSum;
     this.blockSumSquares = blockSumSquares;
@@ -440,18 +460,11 @@ class ChannelScanner {
     this.nextCount = nextCount;
     this.fullScaleSamples = fullScale;
     this.blockHot = hot;
-  }
-
-  /** Records the interval since the previous crossing when both lie in this block (an interval reaching back over silence says nothing). */
-  private crossing(sample: number): void {
-    if (this.blockHasCrossing) {
-      const interval = sample - this.lastCrossing;
-      this.blockIntervalSum += interval;
-      this.blockIntervalSquares += interval * interval;
-      this.blockIntervals++;
-    }
-    this.blockHasCrossing = true;
-    this.lastCrossing = sample;
+    this.blockHasCrossing = hasCrossing;
+    this.lastCrossing = lastCrossing;
+    this.blockIntervalSum = intervalSum;
+    this.blockIntervalSquares = intervalSquares;
+    this.blockIntervals = intervals;
   }
 
   /** Mean zero-crossing interval of the block and its relative spread; null with too few crossings. */

@@ -95,47 +95,87 @@ export class TruePeakDetector {
   private readonly interpolator: FoldedInterpolator | null;
   private readonly historyLength = TAPS - 1;
   private buffer: Float64Array;
+  /** Largest |x| of each BLOCK-long segment of `buffer`, filled while a chunk is copied in. */
+  private segments: Float64Array;
   private peak = 0;
 
   constructor(sampleRate: number) {
     const factor = oversamplingFactor(sampleRate);
     this.interpolator = factor === 1 ? null : foldInterpolator(factor);
     this.buffer = new Float64Array(this.historyLength + 4096);
+    this.segments = new Float64Array(Math.ceil(this.buffer.length / BLOCK));
   }
 
-  push(samples: Float32Array): void {
+  /** Takes the next samples; returns their largest |x| (the chunk's sample peak). */
+  push(samples: Float32Array): number {
     const needed = this.historyLength + samples.length;
     if (this.buffer.length < needed) {
       const grown = new Float64Array(Math.max(needed, 2 * this.buffer.length));
       grown.set(this.buffer.subarray(0, this.historyLength));
       this.buffer = grown;
+      this.segments = new Float64Array(Math.ceil(grown.length / BLOCK));
     }
-    this.buffer.set(samples, this.historyLength);
-    this.peak = this.scan(this.buffer, needed, this.peak);
+    const samplesPeak = this.copyIn(samples, needed);
+    this.peak = this.scan(this.buffer, needed, this.peak, this.segments);
     this.buffer.copyWithin(0, needed - this.historyLength, needed);
+    return samplesPeak;
   }
 
   /** Largest absolute value so far, linear, including the points between the last samples and the silence after them. */
   get linearPeak(): number {
     const tail = new Float64Array(this.historyLength + HALF_LENGTH);
     tail.set(this.buffer.subarray(0, this.historyLength));
-    return this.scan(tail, tail.length, this.peak);
+    return this.scan(tail, tail.length, this.peak, segmentMaxima(tail, tail.length));
+  }
+
+  /** Copies `samples` in after the history and records each segment's largest |x|; returns the samples' largest |x|. */
+  private copyIn(samples: Float32Array, needed: number): number {
+    const buffer = this.buffer;
+    const segments = this.segments;
+    const history = this.historyLength;
+    let samplesHighest = 0;
+    let samplesLowest = 0;
+    for (let start = 0, segment = 0; start < needed; start += BLOCK, segment++) {
+      const end = Math.min(start + BLOCK, needed);
+      let highest = 0;
+      let lowest = 0;
+      for (let i = start; i < history && i < end; i++) {
+        const value = buffer[i];
+        if (value > highest) highest = value;
+        if (value < lowest) lowest = value;
+      }
+      let chunkHighest = 0;
+      let chunkLowest = 0;
+      for (let i = Math.max(start, history); i < end; i++) {
+        const value = samples[i - history];
+        buffer[i] = value;
+        if (value > chunkHighest) chunkHighest = value;
+        if (value < chunkLowest) chunkLowest = value;
+      }
+      if (chunkHighest > samplesHighest) samplesHighest = chunkHighest;
+      if (chunkLowest < samplesLowest) samplesLowest = chunkLowest;
+      segments[segment] = Math.max(highest, -lowest, chunkHighest, -chunkLowest);
+    }
+    return Math.max(samplesHighest, -samplesLowest);
   }
 
   /**
    * Raises `peak` over the samples buffer[c] and the points after them, for c = HALF_LENGTH-1 .. length-HALF_LENGTH-1.
    * Blocks whose largest |x| under the taps cannot beat `peak` even after interpolation are skipped (an exact bound).
+   * Block b's centres reach buffer[b·BLOCK, b·BLOCK + BLOCK + TAPS - 1): segment b and the start of segment b+1.
    */
-  private scan(buffer: Float64Array, length: number, peak: number): number {
+  private scan(buffer: Float64Array, length: number, peak: number, segments: Float64Array): number {
     const first = HALF_LENGTH - 1;
     const last = length - HALF_LENGTH - 1;
     if (this.interpolator === null) return Math.max(peak, maxAbs(buffer, first, last + 1));
     const interpolator = this.interpolator;
     // Consecutive blocks that need interpolating are run as one span: the kernel's set-up cost is not negligible.
     let spanFirst = -1;
-    for (let blockFirst = first; blockFirst <= last; blockFirst += BLOCK) {
+    for (let blockFirst = first, segment = 0; blockFirst <= last; blockFirst += BLOCK, segment++) {
       const blockLast = Math.min(blockFirst + BLOCK - 1, last);
-      const reach = maxAbs(buffer, blockFirst - HALF_LENGTH + 1, blockLast + HALF_LENGTH + 1);
+      const reachEnd = blockLast + HALF_LENGTH + 1;
+      const segmentEnd = (segment + 1) * BLOCK;
+      const reach = reachEnd > segmentEnd ? Math.max(segments[segment], maxAbs(buffer, segmentEnd, reachEnd)) : segments[segment];
       const needed = reach * interpolator.gainBound > peak;
       if (needed && spanFirst < 0) spanFirst = blockFirst;
       if (!needed && spanFirst >= 0) {
@@ -145,6 +185,12 @@ export class TruePeakDetector {
     }
     return spanFirst < 0 ? peak : Math.max(peak, interpolatedPeak(interpolator, buffer, spanFirst, last));
   }
+}
+
+function segmentMaxima(buffer: Float64Array, length: number): Float64Array {
+  const segments = new Float64Array(Math.ceil(length / BLOCK));
+  for (let segment = 0; segment < segments.length; segment++) segments[segment] = maxAbs(buffer, segment * BLOCK, Math.min(length, (segment + 1) * BLOCK));
+  return segments;
 }
 
 function maxAbs(buffer: Float64Array, from: number, to: number): number {

@@ -10,6 +10,7 @@ export const PODCAST_LUFS = -16;
 const BROADCAST_LUFS = -23;
 /** AAC's decoder overshoots a little: master lossy deliveries with headroom under the −1 dBTP ceilings. */
 export const LOSSY_CEILING = -2;
+const CLICK_CEILING = -3;
 const PCM_CEILING = -1.5;
 
 export interface Programme {
@@ -259,7 +260,7 @@ const CLAPPER_CUTS = [1.5, 3, 4.5, 6, 7.5];
 
 /**
  * 9 s, 16:9: six held photos cut every 1.5 s, each cut marked by a two-frame white flash and a shutter click (the
- * clapper of a real shoot) over a music bed; `audioLateMs` bakes an offset into the content.
+ * clapper of a real shoot) over a music bed cut on the beat; `audioLateMs` delays the whole soundtrack.
  */
 export function clapper(kit: Kit, audioLateMs = 0): Programme {
   const seconds = 9;
@@ -267,10 +268,13 @@ export function clapper(kit: Kit, audioLateMs = 0): Programme {
   const flashes = CLAPPER_CUTS.map((t) => `drawbox=c=white:t=fill:enable='between(t,${t},${(t + 0.06).toFixed(2)})'`).join(',');
   const video = sequence(kit, photos.map((photo) => ({ photo, seconds: 1.5 })), photos.slice(1).map(() => 0), 1280, 720, FPS, flashes);
   const mixed = (async () => {
-    const clicks = await soundAt(kit, 'camera-shutter', CLAPPER_CUTS.map((t) => t + audioLateMs / 1000), seconds);
-    return mix(kit, null, [{ path: clicks, db: 0 }, { path: await musicBed(kit, 2, 120), db: -14 }], seconds);
+    const clicks = await soundAt(kit, 'camera-shutter', CLAPPER_CUTS, seconds);
+    const inSync = await mix(kit, null, [{ path: clicks, db: 0 }, { path: await musicBed(kit, 2, 120), db: -14 }], seconds);
+    // The whole soundtrack is late, music with the clicks, as when picture and sound slip apart in an edit.
+    return audioLateMs ? filterAudio(kit, 'late', inSync, `adelay=${audioLateMs}|${audioLateMs},atrim=duration=${seconds}`) : inSync;
   })();
-  return programme(kit, seconds, video, mixed);
+  // Clicks are the sharpest transients AAC meets here: its overshoot on them needs a decibel more headroom.
+  return programme(kit, seconds, video, mixed, WEB_LUFS, CLICK_CEILING);
 }
 
 const AUDIOGRAM_PHRASES: Phrase[] = [

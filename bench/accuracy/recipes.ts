@@ -295,7 +295,8 @@ export function musicBed(kit: Kit, variant = 0, bpm = 112): Promise<string> {
 /** A recorded event sound (camera shutter, bell) placed at each time, stereo 48 kHz float. */
 export function soundAt(kit: Kit, name: string, times: number[], seconds: number): Promise<string> {
   const file = soundFile(kit, name);
-  const graph = `[0:a]asplit=${times.length}${times.map((_, i) => `[s${i}]`).join('')};${times.map((t, i) => `[s${i}]aresample=${RATE},aformat=sample_fmts=flt:channel_layouts=stereo,adelay=${Math.round(t * 1000)}|${Math.round(t * 1000)},apad,atrim=duration=${num(seconds)}[e${i}]`).join(';')};${times.map((_, i) => `[e${i}]`).join('')}amix=inputs=${times.length},volume=${times.length}`;
+  // The recording's own lead-in silence is cut, so the sound starts at its time (a clapper's click is on the clap).
+  const graph = `[0:a]silenceremove=start_periods=1:start_threshold=-60dB,asplit=${times.length}${times.map((_, i) => `[s${i}]`).join('')};${times.map((t, i) => `[s${i}]aresample=${RATE},aformat=sample_fmts=flt:channel_layouts=stereo,adelay=${Math.round(t * 1000)}|${Math.round(t * 1000)},apad,atrim=duration=${num(seconds)}[e${i}]`).join(';')};${times.map((_, i) => `[e${i}]`).join('')}amix=inputs=${times.length},volume=${times.length}`;
   return ffmpegPart(kit.parts, `sound-${name}`, 'wav', ['-i', file, '-filter_complex', graph, ...F32, ...BITEXACT]);
 }
 

@@ -15,6 +15,7 @@ import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { accuracyBench } from './accuracy/run.js';
 import { audioBench } from './audio.js';
 import { batchBench } from './batch.js';
+import { startupBench } from './startup.js';
 import { storeBench } from './store.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
@@ -128,9 +129,9 @@ async function videoBench(): Promise<void> {
   console.log(`targets: technical ≤ 1.5× → ${ten.ratio <= 1.5 ? 'met' : 'MISSED'}; technical peak RSS ≤ 300 MB → ${ten.rss <= 300 ? 'met' : 'MISSED'}; with OCR on captions ≤ 3× → ${captioned.ratio <= 3 ? 'met' : 'MISSED'} (peak RSS ${f(captioned.rss, 0)} MB: the OCR worker's WASM heap)`);
 }
 
-// `npm run bench` runs everything but the store; `npm run bench -- video`, `-- audio`, `-- script`, `-- batch`,
+// `npm run bench` runs everything but the store; `npm run bench -- video`, `-- audio`, `-- script`, `-- batch`, `-- startup`,
 // `-- accuracy [entry ...]` or `-- store [jobs ...]` runs one part (the store's seeds 100k jobs per engine: only when asked).
-const MODES = ['video', 'audio', 'script', 'accuracy', 'batch', 'store'];
+const MODES = ['video', 'audio', 'script', 'accuracy', 'batch', 'startup', 'store'];
 const only = process.argv[2];
 if (only && !MODES.includes(only)) throw new Error(`unknown bench mode "${only}": one of ${MODES.join(', ')}`);
 if (!only || only === 'video') await videoBench();
@@ -138,4 +139,5 @@ if (!only || only === 'audio') await audioBench();
 if (!only || only === 'script') scriptFaithfulnessBench();
 if (!only || only === 'accuracy') await accuracyBench({ only: process.argv.slice(3) });
 if (!only || only === 'batch') await batchBench();
+if (!only || only === 'startup') await startupBench();
 if (only === 'store') await storeBench(process.argv.slice(3));

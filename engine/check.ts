@@ -1,9 +1,8 @@
 // One check: probe → analyse (one decode) → gates (pure) → verdict → report.
-import { createRequire } from 'node:module';
 import { analyse } from './analyse.js';
 import { checkCoverage, isDeliveryProfile, mediaShapeOf, requiredGates, sidecarsGiven, type MediaShape, type SidecarName } from './delivery-requirements.js';
 import { EngineError } from './errors.js';
-import { engineCapabilities } from './ffmpeg/capabilities.js';
+import { ffmpegIdentity } from './ffmpeg/capabilities.js';
 import { readsSidecars } from './gates/define.js';
 import { gateById, parseChecks } from './gates/index.js';
 import { skippedGate } from './gates/kit/result.js';
@@ -15,6 +14,7 @@ import { REPORT_SCHEMA_VERSION, countStatuses, finaliseFlags, gateSummaries, med
 import { withSidecarFiles } from './sidecars/contact-sheets.js';
 import type { EngineSidecars } from './sidecars/index.js';
 import type { GateDefinition, GateResult, MediaInfo, SignalNeed, Signals } from './types.js';
+import { ENGINE_VERSION, PACKAGE_NAME } from './version.js';
 
 export interface CheckOptions {
   profile?: string;
@@ -42,23 +42,7 @@ export interface CheckResult {
   resolved: ResolvedProfile;
 }
 
-/** The npm package this engine ships in; its package.json gives ENGINE_VERSION. */
-export const PACKAGE_NAME = 'preflight-qc';
-
-function packageVersion(): string {
-  const require = createRequire(import.meta.url);
-  for (const candidate of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
-    } catch {
-      /* try the next location (source tree vs dist/) */
-    }
-  }
-  return '0.0.0';
-}
-
-export const ENGINE_VERSION = packageVersion();
+export { ENGINE_VERSION, PACKAGE_NAME };
 
 /**
  * The gates a check runs: explicit checks replace the defaults (a repair step); otherwise the pipeline profile's
@@ -138,6 +122,12 @@ function sidecarOnlyMedia(sidecars: EngineSidecars): MediaInfo {
   };
 }
 
+/** `main`'s value, failing as soon as `alongside` fails, without waiting for `alongside` to succeed. */
+async function unlessFails<T>(main: Promise<T>, alongside: Promise<unknown>): Promise<T> {
+  const [value] = await Promise.all([main, Promise.race([alongside, main])]);
+  return value;
+}
+
 function hasSidecars(s: EngineSidecars | undefined): boolean {
   return Boolean(s && (s.manifest || s.transcript || s.watchlist || s.expectedScript || s.chunkSidecars));
 }
@@ -154,7 +144,10 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
     throw new EngineError('missing_media', 'Give a media file, or sidecars (manifest, transcript, watchlist, expected script, sidecar dir) for a sidecar-only check.');
   }
   progress(0, 'probe');
-  const [media, capabilities] = await Promise.all([path === null ? sidecarOnlyMedia(opts.sidecars!) : probe(path, opts.signal), engineCapabilities()]);
+  // The ffmpeg version is for the report: the decode starts without waiting for it, though a missing ffmpeg still fails here.
+  const probed = path === null ? Promise.resolve(sidecarOnlyMedia(opts.sidecars!)) : probe(path, opts.signal);
+  const ffmpeg = ffmpegIdentity();
+  const media = await unlessFails(probed, ffmpeg);
   await opts.afterProbe?.(media);
   const autoResolved = resolveProfile(opts.profile, media);
   const shape = path === null ? null : mediaShapeOf(media);
@@ -164,10 +157,12 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
 
   progress(5, 'analyse');
   const needs = signalNeeds(gates, media, autoResolved.deliveryProfile.id as DeliveryProfileId);
-  const [signals, sha256] =
-    path === null
-      ? [{ video: null, audio: null, analysisMs: 0 }, '']
-      : await Promise.all([analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }), opts.sha256 ?? sha256File(path)]);
+  const noSignals: Signals = { video: null, audio: null, analysisMs: 0 };
+  const [signals, sha256, ffmpegUsed] = await Promise.all([
+    path === null ? noSignals : analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }),
+    path === null ? '' : (opts.sha256 ?? sha256File(path)),
+    ffmpeg,
+  ]);
   if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
   const tAnalyse = performance.now();
   const audioContent = signals.audio ? classifyAudioContent(signals.audio.stats.envelope) : null;
@@ -194,7 +189,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
     deliveryProfile: resolved.deliveryProfile.id,
     profileResolution: resolved.resolution,
     media: { ...mediaSummary(media), sha256 },
-    engine: { name: 'preflight', version: ENGINE_VERSION, profilesVersion: PROFILES_VERSION, ffmpeg: capabilities.ffmpeg },
+    engine: { name: 'preflight', version: ENGINE_VERSION, profilesVersion: PROFILES_VERSION, ffmpeg: ffmpegUsed },
     summary: {
       block: flags.filter((f) => f.severity === 'BLOCK').length,
       watch: flags.filter((f) => f.severity === 'WATCH').length,

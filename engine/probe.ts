@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 import { ffprobePath } from './ffmpeg/binaries.js';
-import { runTool } from './ffmpeg/run.js';
+import { runTool, type RunResult } from './ffmpeg/run.js';
 import type { AudioStreamInfo, MediaInfo, MediaKind, VideoStreamInfo } from './types.js';
 
 const PROBE_TIMEOUT_MS = 30_000;
@@ -196,6 +196,23 @@ function assertReadableFile(path: string): number {
 /** Reads the container with ffprobe (no decode) and describes what a check can analyse. */
 export async function probe(path: string, signal?: AbortSignal): Promise<MediaInfo> {
   const sizeBytes = assertReadableFile(path);
+  // The frame-rate scan of the file's video runs beside the container read rather than after it, so the decode starts
+  // sooner; it is used only when the file has exactly one video stream (then `v` selects just what the stream's index
+  // would) and stopped otherwise.
+  const early = new AbortController();
+  const videoPackets = packetTimes(path, 'v', early.signal);
+  videoPackets.catch(() => undefined);
+  const stopEarly = () => early.abort();
+  signal?.addEventListener('abort', stopEarly, { once: true });
+  try {
+    return await probeWith(path, sizeBytes, videoPackets, signal);
+  } finally {
+    signal?.removeEventListener('abort', stopEarly);
+    early.abort();
+  }
+}
+
+async function probeWith(path: string, sizeBytes: number, videoPackets: Promise<RunResult>, signal?: AbortSignal): Promise<MediaInfo> {
   const result = await runTool(
     ffprobePath(),
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', path],
@@ -238,7 +255,8 @@ export async function probe(path: string, signal?: AbortSignal): Promise<MediaIn
     throw new EngineError('unsupported_media', `${path} has no playable duration (0 s of ${kind}).`, { path });
   }
   if (kind === 'video' && video) {
-    video.variableFrameRate = await detectVariableFrameRate(path, video, signal);
+    const oneVideoStream = streams.filter((s) => s.codec_type === 'video').length === 1;
+    video.variableFrameRate = await detectVariableFrameRate(oneVideoStream ? videoPackets : packetTimes(path, `${video.index}`, signal));
   }
   return {
     path,
@@ -258,16 +276,21 @@ export async function probe(path: string, signal?: AbortSignal): Promise<MediaIn
   };
 }
 
-/**
- * Reads packet timestamps of the first 60 s (demux only, no decode) and calls the stream variable-rate
- * when frame intervals differ by more than 10 % from their median on more than 2 % of frames.
- */
-async function detectVariableFrameRate(path: string, video: VideoStreamInfo, signal?: AbortSignal): Promise<boolean> {
-  const result = await runTool(
+/** Packet timestamps of the first 60 s of the selected streams (demux only, no decode), one a line. */
+function packetTimes(path: string, streams: string, signal?: AbortSignal): Promise<RunResult> {
+  return runTool(
     ffprobePath(),
-    ['-v', 'error', '-select_streams', `${video.index}`, '-read_intervals', '%+60', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', '-i', path],
+    ['-v', 'error', '-select_streams', streams, '-read_intervals', '%+60', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', '-i', path],
     { timeoutMs: PROBE_TIMEOUT_MS, signal },
   );
+}
+
+/**
+ * Calls the stream variable-rate when, in its packet timestamps of the first 60 s, frame intervals differ by more than
+ * 10 % from their median on more than 2 % of frames.
+ */
+async function detectVariableFrameRate(packets: Promise<RunResult>): Promise<boolean> {
+  const result = await packets;
   const pts = result.stdout
     .split('\n')
     .map((l) => Number.parseFloat(l))

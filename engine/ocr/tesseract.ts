@@ -2,7 +2,7 @@
 // fetched or cached (a CDN fetch would crash offline; the default cache writes 5 MB into the working directory).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
 
@@ -74,6 +74,8 @@ export class OcrEngine {
     if (this.closed) throw new Error('OCR engine closed');
     this.worker ??= (async () => {
       const { langPath, gzip } = englishModel();
+      // Loaded with the first picture to read, not with the engine: a check without OCR never pays for it.
+      const { createWorker } = await import('tesseract.js');
       const worker = await createWorker('eng', 1, { langPath, gzip, cacheMethod: 'none', errorHandler: () => undefined });
       // Sparse text (PSM 11): captions and graphics sit anywhere in the picture, not in a page layout.
       // A fixed DPI keeps Tesseract from estimating one (and logging about it) on every call.

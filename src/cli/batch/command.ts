@@ -16,9 +16,9 @@ import { batchProgress } from './progress.js';
 import { ReportDir } from './report-dir.js';
 import { batchExitCode, type BatchRow } from './row.js';
 import type { SharedSidecarFlags } from './sidecars.js';
+import { BATCH_FORMATS, BatchUsageError, type BatchFormat } from './usage.js';
 
-export const BATCH_FORMATS = ['text', 'json', 'junit', 'github'] as const;
-export type BatchFormat = (typeof BATCH_FORMATS)[number];
+export { BATCH_FORMATS, BatchUsageError, type BatchFormat };
 
 export interface BatchFlags extends SharedSidecarFlags {
   profile?: string;
@@ -31,8 +31,6 @@ export interface BatchFlags extends SharedSidecarFlags {
   reuse: boolean;
   format?: BatchFormat;
 }
-
-export class BatchUsageError extends Error {}
 
 function jobsOf(given: string | undefined): number {
   if (given === undefined) return defaultJobs();

@@ -1,6 +1,5 @@
 // `preflight check one.mp4` behaves exactly as before; several files, a directory, a glob or a batch option make a batch.
 import { stat } from 'node:fs/promises';
-import { isDynamicPattern } from 'tinyglobby';
 
 export interface BatchModeFlags {
   recursive?: boolean;
@@ -18,5 +17,7 @@ export async function isBatch(files: readonly string[], flags: BatchModeFlags): 
   if (files.length === 0) return false;
   const stats = await stat(files[0]).catch(() => null);
   if (stats) return stats.isDirectory();
+  // The glob library loads only for an argument that names no file.
+  const { isDynamicPattern } = await import('tinyglobby');
   return isDynamicPattern(files[0]);
 }

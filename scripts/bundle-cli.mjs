@@ -1,0 +1,41 @@
+// `npm run build`, after tsc: bundles the CLI (dist/src/cli.js and what it imports) into dist/cli/, so starting
+// `preflight check` reads a few files instead of hundreds of modules. Each command's code stays in a chunk of its own
+// (the CLI imports it when the command runs). Packages that locate files of their own at run time (tesseract.js starts
+// a worker script, the storage and server packages load WebAssembly and native code) stay ordinary imports of the
+// installed package; the small pure-JS packages the CLI needs are bundled.
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const OUT = 'dist/cli';
+/** Dependencies the CLI bundles (with what they import in turn); every other package stays an import. */
+const BUNDLED = new Set(['zod', 'execa', 'commander', 'p-limit', 'tinyglobby', 'ipaddr.js']);
+
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const isBare = (specifier) => !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:');
+
+/** Bare imports from the project's own code are external unless listed; inside a bundled package, all are bundled. */
+const onlyListedPackages = {
+  name: 'only-listed-packages',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (!isBare(args.path) || args.importer.includes('/node_modules/')) return undefined;
+      return BUNDLED.has(packageOf(args.path)) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
+rmSync(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: { preflight: 'dist/src/cli.js' },
+  outdir: OUT,
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Bundled CommonJS packages call require() for Node's built-in modules.
+  banner: { js: "import { createRequire as __preflightCreateRequire } from 'node:module'; const require = __preflightCreateRequire(import.meta.url);" },
+  plugins: [onlyListedPackages],
+  logLevel: 'warning',
+});

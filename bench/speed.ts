@@ -1,0 +1,109 @@
+// Issue 16's figures: a check's cost against a bare decode of the same file by the same ffmpeg, from outside (the CLI
+// as a process, start-up included), for the default profile (OCR included) and for the technical gates alone, with
+// the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
+// bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio.
+import { resolve } from 'node:path';
+import { execa } from 'execa';
+import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
+import { watchTreeRss } from './tree-rss.js';
+
+/** The default profile's gates without the text gates. */
+const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudness,clipping,dead_air,channel_balance,av_sync';
+const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
+
+const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
+
+interface Timed {
+  seconds: number;
+  peakMb: number;
+}
+
+async function timed(file: string, args: string[]): Promise<Timed & { stdout: string }> {
+  const t = performance.now();
+  const child = execa(file, args, { stdin: 'ignore', reject: false, maxBuffer: 256 * 1024 * 1024 });
+  const rss = watchTreeRss(child.pid!);
+  const result = await child;
+  const peakMb = rss.stop();
+  return { seconds: (performance.now() - t) / 1000, peakMb, stdout: String(result.stdout) };
+}
+
+const bareDecode = (path: string) => timed(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-i', path, '-f', 'null', '-']);
+
+interface Row {
+  media: SpeedMedia;
+  profile: 'default' | 'technical';
+  ratio: number;
+  check: number;
+  bare: number;
+  peakMb: number;
+  ocr: string;
+}
+
+function ocrOf(stdout: string): string {
+  try {
+    const report = JSON.parse(stdout) as { gates: { gate: string; measurements?: Record<string, unknown> }[] };
+    const m = report.gates.find((g) => g.measurements && 'samplesRead' in g.measurements)?.measurements;
+    if (!m) return 'no OCR';
+    return `OCR reads ${String(m.samplesRead)} (${String(m.changeSamples)} at changes) + ${String(m.confirmations)} confirmations, ${String(m.textLines)} lines`;
+  } catch {
+    return 'report unreadable';
+  }
+}
+
+async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row> {
+  const path = await speedMedia(media);
+  const args = [CLI, 'check', path, '--json', ...(profile === 'technical' ? ['--checks', TECHNICAL_ONLY] : [])];
+  const before = await bareDecode(path);
+  const check = await timed(process.execPath, args);
+  const after = await bareDecode(path);
+  const bare = (before.seconds + after.seconds) / 2;
+  return { media, profile, ratio: check.seconds / bare, check: check.seconds, bare, peakMb: check.peakMb, ocr: profile === 'default' ? ocrOf(check.stdout) : '' };
+}
+
+const f = (n: number, d = 2) => n.toFixed(d);
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+/** `minutes` defaults to 1 and 10 (PREFLIGHT_BENCH_MINUTES=1,10,60 adds the hour); PREFLIGHT_BENCH_MEDIA=screen-720p,... picks files. */
+export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINUTES ?? '1,10').split(',').map(Number)): Promise<void> {
+  const only = process.env.PREFLIGHT_BENCH_MEDIA?.split(',');
+  const kinds = (
+    [
+      { kind: 'pattern', height: 720 },
+      { kind: 'pattern', height: 1080 },
+      { kind: 'slideshow', height: 720 },
+      { kind: 'screen', height: 720 },
+    ] as const
+  ).filter((k) => !only || only.includes(`${k.kind}-${k.height}p`));
+  const rows: Row[] = [];
+  console.log(`speed: check ÷ bare decode (the mean of a decode before and after), the CLI as a process; targets: default ≤ ${TARGET.withOcr}×, technical ≤ ${TARGET.technical}×, process-tree peak RSS ≤ ${TARGET.rssMb} MB, 1/10/60-min ratios within ${TARGET.linearity * 100} %`);
+  for (const k of kinds) {
+    for (const minutes of minutesList) {
+      const media = { ...k, minutes };
+      const missing = mediaUnavailable(media);
+      if (missing) {
+        console.log(`${mediaLabel(media)}: skipped (${missing})`);
+        continue;
+      }
+      for (const profile of ['default', 'technical'] as const) {
+        const row = await measure(media, profile);
+        rows.push(row);
+        const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
+        console.log(
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)})${row.ocr ? `; ${row.ocr}` : ''}`,
+        );
+      }
+    }
+  }
+  for (const k of kinds) {
+    for (const profile of ['default', 'technical'] as const) {
+      const same = rows.filter((r) => r.media.kind === k.kind && r.media.height === k.height && r.profile === profile);
+      if (same.length < 2) continue;
+      const ratios = same.map((r) => r.ratio);
+      const spread = Math.max(...ratios) / Math.min(...ratios) - 1;
+      console.log(
+        `linearity, ${k.height}p ${k.kind}, ${profile}: ratios ${same.map((r) => `${r.media.minutes} min ${f(r.ratio)}×`).join(', ')}; spread ${f(spread * 100, 0)} % (target ≤ ${TARGET.linearity * 100} %: ${verdict(spread <= TARGET.linearity)})`,
+      );
+    }
+  }
+}

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import { QcJobSchema } from '../src/schemas/job.js';
 import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
+import { databaseOptions, openDatabase, type Database } from '../src/storage/database.js';
 import * as fx from './helpers/fixtures.js';
 
 const open: PreflightService[] = [];
@@ -20,6 +21,16 @@ async function service(home = mkdtempSync(join(tmpdir(), 'preflight-svc-'))): Pr
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
+
+/** Changes the data dir's database while no service has it open (what a crash or another process left). */
+async function withDatabase(home: string, change: (db: Database) => Promise<unknown>): Promise<void> {
+  const db = await openDatabase(databaseOptions(home, env));
+  try {
+    await change(db);
+  } finally {
+    await db.close();
+  }
+}
 
 const alice: Principal = { workspaceId: 'ws_alice', scopes: ['*'], operator: false };
 const bob: Principal = { workspaceId: 'ws_bob', scopes: ['*'], operator: false };
@@ -37,8 +48,8 @@ describe('service', () => {
     expect([...elapsed].sort((a, b) => a - b)).toEqual(elapsed);
     expect(job.mediaIngress).toMatchObject({ mode: 'local_or_remote_source', storageMode: 'durable_filesystem', ephemeral: false });
     expect(JSON.stringify(job)).not.toContain(home);
-    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['events.jsonl', 'markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.html', 'report.json']);
-    expect(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).jobs).toHaveLength(1);
+    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.html', 'report.json']);
+    expect(await svc.records.jobs.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('queues process_async jobs and processes them on drain, for their own workspace only', async () => {
@@ -57,9 +68,9 @@ describe('service', () => {
     const { svc } = await service();
     const file = await fx.clean();
     const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1' });
-    expect(() => svc.getJob(bob, job.jobId)).toThrow(/No job/);
-    expect(() => svc.getReport(bob, job.jobId)).toThrow(/No job/);
-    expect(svc.listJobs(bob, {})).toEqual([]);
+    await expect(svc.getJob(bob, job.jobId)).rejects.toThrow(/No job/);
+    await expect(svc.getReport(bob, job.jobId)).rejects.toThrow(/No job/);
+    expect((await svc.listJobs(bob, {}))).toEqual([]);
     const bobs = await svc.createJob(bob, { file_path: file, idempotency_key: 'k1' });
     expect(bobs.replay).toBe(false);
     expect(bobs.job.jobId).not.toBe(job.jobId);
@@ -78,10 +89,10 @@ describe('service', () => {
     await svc.close();
     open.pop();
     // 199 more minutes used this month: the plan's 200 included minutes are gone.
-    const dbPath = join(home, 'db.json');
-    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-    db.usage.push({ ...db.usage[0], entryId: 'use_bulk', jobId: 'job_bulk', sha256: 'f'.repeat(64), minutesMetered: 199, mediaMinutes: 199 });
-    writeFileSync(dbPath, JSON.stringify(db));
+    await withDatabase(home, async (db) => {
+      const [first] = await db.usage.list();
+      await db.usage.append({ ...first!, entryId: 'use_bulk', jobId: 'job_bulk', sha256: 'f'.repeat(64), minutesMetered: 199, mediaMinutes: 199 });
+    });
     const { svc: reopened } = await service(home);
     await expect(reopened.createJob(free, { file_path: await fx.letterbox() })).rejects.toMatchObject({
       code: 'usage_limit_exceeded',
@@ -107,7 +118,7 @@ describe('service', () => {
     // Declared nothing: the pre-check passes; the probe finds 8 s and the job is refused with 413 before decoding.
     await expect(svc.createJob(alice, { file_path: await fx.clean() })).rejects.toMatchObject({ code: 'duration_limit_exceeded', status: 413 });
     expect(seen.map((s) => s.durationSeconds)).toEqual([undefined, 8]);
-    const [job] = svc.listJobs(alice, {});
+    const [job] = (await svc.listJobs(alice, {}));
     expect(job).toMatchObject({ status: 'failed', minutesMetered: 0 });
     expect(job.failureReason).toMatch(/^duration_limit_exceeded/);
     expect(job.observability?.stages.map((s) => s.status)).toEqual(['probe']);
@@ -122,8 +133,8 @@ describe('service', () => {
     expect(job).toMatchObject({ status: 'failed', minutesMetered: 0, verdict: null });
     expect(job.failureReason).toMatch(/^unsupported_media: /);
     expect(job.failureReason).not.toContain(dir);
-    expect(svc.getEvents(alice, job.jobId).map((e) => e.event_type)).toContain('job.failed');
-    expect(() => svc.getReport(alice, job.jobId)).toThrow(/failed/);
+    expect((await svc.getEvents(alice, job.jobId)).map((e) => e.event_type)).toContain('job.failed');
+    await expect(svc.getReport(alice, job.jobId)).rejects.toThrow(/failed/);
   });
 
   it('marks jobs left running by a crash as failed (interrupted) at start-up', async () => {
@@ -133,12 +144,9 @@ describe('service', () => {
     await svc.close();
     open.pop();
     // Simulate a crash mid-run: the record says running.
-    const dbPath = join(home, 'db.json');
-    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-    db.jobs[0].status = 'running';
-    writeFileSync(dbPath, JSON.stringify(db));
+    await withDatabase(home, (db) => db.jobs.claim(job.jobId, 'a-worker-that-crashed', 3_600_000));
     const { svc: reopened } = await service(home);
-    expect(reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+    expect((await reopened.getJob(alice, job.jobId))).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
   });
 
   it('refuses a second service on the same data dir', async () => {
@@ -183,8 +191,8 @@ describe('service', () => {
     const { svc } = await service();
     const { job } = await svc.createJob(alice, { file_path: await fx.verticalShort() }, {}, { waitMs: 1 });
     expect(job.status).toBe('running');
-    for (let i = 0; i < 200 && svc.getJob(alice, job.jobId).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(svc.getJob(alice, job.jobId).status).toBe('completed');
+    for (let i = 0; i < 200 && (await svc.getJob(alice, job.jobId)).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await svc.getJob(alice, job.jobId)).status).toBe('completed');
     expect(existsSync(join(tmpdir()))).toBe(true);
   });
 });

@@ -2,18 +2,45 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import { QcJobSchema } from '../src/schemas/job.js';
 import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
 import { databaseOptions, openDatabase, type Database } from '../src/storage/database.js';
 import * as fx from './helpers/fixtures.js';
+import { POSTGRES_HINT, POSTGRES_URL } from './helpers/storage-engines.js';
 
 const open: PreflightService[] = [];
 const env = { PREFLIGHT_SIGNING_KEY: 'service-test-signing-key-0123' } as NodeJS.ProcessEnv;
 
+/** The engine the running suite stores on: embedded by default, the Postgres server for the second run. */
+let postgresUrl: string | null = null;
+const schemas = new Set<string>();
+
+/** A data dir's environment: on Postgres, a schema of its own (named after the data dir), so tests never share records. */
+function envFor(home: string): NodeJS.ProcessEnv {
+  if (!postgresUrl) return env;
+  const schema = `pf_svc_${createHash('sha256').update(home).digest('hex').slice(0, 16)}`;
+  schemas.add(schema);
+  return { ...env, PREFLIGHT_DATABASE_URL: postgresUrl, PREFLIGHT_DATABASE_SCHEMA: schema };
+}
+
+async function dropSchemas(): Promise<void> {
+  if (!postgresUrl || schemas.size === 0) return;
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    schemas.clear();
+    await client.end();
+  }
+}
+
 async function service(home = mkdtempSync(join(tmpdir(), 'preflight-svc-'))): Promise<{ svc: PreflightService; home: string }> {
-  const svc = await PreflightService.open({ home, env });
+  const svc = await PreflightService.open({ home, env: envFor(home) });
   open.push(svc);
   return { svc, home };
 }
@@ -24,7 +51,7 @@ afterEach(async () => {
 
 /** Changes the data dir's database while no service has it open (what a crash or another process left). */
 async function withDatabase(home: string, change: (db: Database) => Promise<unknown>): Promise<void> {
-  const db = await openDatabase(databaseOptions(home, env));
+  const db = await openDatabase(databaseOptions(home, envFor(home)));
   try {
     await change(db);
   } finally {
@@ -35,7 +62,16 @@ async function withDatabase(home: string, change: (db: Database) => Promise<unkn
 const alice: Principal = { workspaceId: 'ws_alice', scopes: ['*'], operator: false };
 const bob: Principal = { workspaceId: 'ws_bob', scopes: ['*'], operator: false };
 
-describe('service', () => {
+/** The whole suite, on the engine `url` names (null: embedded). */
+function serviceSuite(url: string | null) {
+  beforeAll(() => {
+    postgresUrl = url;
+  });
+  afterAll(async () => {
+    await dropSchemas();
+    postgresUrl = null;
+  });
+
   it('runs a sync job to completion with the QcJob fields, real stage timings and artifacts on disk', async () => {
     const { svc, home } = await service();
     const { job } = await svc.createJob(alice, { file_path: await fx.clean(), profile: 'generic_creator_video' });
@@ -144,14 +180,15 @@ describe('service', () => {
     await svc.close();
     open.pop();
     // Simulate a crash mid-run: the record says running.
-    await withDatabase(home, (db) => db.jobs.claim(job.jobId, 'a-worker-that-crashed', 3_600_000));
+    // A worker took it and died: its lease ran out (on the embedded engine every job left running is interrupted).
+    await withDatabase(home, (db) => db.jobs.claim(job.jobId, 'a-worker-that-crashed', 1_000, new Date(Date.now() - 60_000)));
     const { svc: reopened } = await service(home);
     expect((await reopened.getJob(alice, job.jobId))).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
   });
 
   it('refuses a second service on the same data dir', async () => {
     const { home } = await service();
-    await expect(PreflightService.open({ home, env })).rejects.toThrow(/already using the data dir/);
+    await expect(PreflightService.open({ home, env: envFor(home) })).rejects.toThrow(/already using the data dir/);
   });
 
   it('decodes inline media to a temp file and always deletes it', async () => {
@@ -195,4 +232,7 @@ describe('service', () => {
     expect((await svc.getJob(alice, job.jobId)).status).toBe('completed');
     expect(existsSync(join(tmpdir()))).toBe(true);
   });
-});
+}
+
+describe('service (pglite)', () => serviceSuite(null));
+describe.skipIf(!POSTGRES_URL)(`service (postgres)${POSTGRES_URL ? '' : ` (skipped: ${POSTGRES_HINT})`}`, () => serviceSuite(POSTGRES_URL));

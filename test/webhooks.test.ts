@@ -394,7 +394,7 @@ describe('workspace pinning', () => {
 
 describe('signing secrets', () => {
   it('shows the secret once and stores it only encrypted', async () => {
-    const { service, home } = await setup();
+    const { service } = await setup();
     const endpoint = await service.createEndpoint(A, { url: receiver.url() });
     const secret = endpoint.signingSecret as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);

@@ -1,12 +1,13 @@
 // Uploaded media in the object store: the signed PUT streams into it (size cap and SHA-256 on the way), and a worker
 // reads it back as a file, in place on the local filesystem, or fetched to a temporary file from S3-compatible storage.
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from './errors.js';
+import { streamToDisk } from './uploads.js';
 import { LocalObjectStore, type ObjectStore } from './storage/object-store.js';
 
 /** The object key of an upload's bytes (the same path the data dir always used: uploads/<id>/content). */
@@ -17,6 +18,9 @@ export const uploadKey = (uploadId: string) => `uploads/${uploadId}/content`;
  * length up front, so the body is staged in a temporary file first when it is not the local filesystem.
  */
 export async function storeUploadBody(objects: ObjectStore, uploadId: string, body: Readable, maxBytes: number): Promise<{ key: string; bytes: number; sha256: string }> {
+  const key = uploadKey(uploadId);
+  // On the filesystem store the body goes straight to its place (no staging copy of a large file).
+  if (objects instanceof LocalObjectStore) return { key, ...(await streamToDisk(body, dirname(objects.url(key)), maxBytes)) };
   const hash = createHash('sha256');
   let bytes = 0;
   const meter = new Transform({
@@ -30,13 +34,11 @@ export async function storeUploadBody(objects: ObjectStore, uploadId: string, bo
       done(null, chunk);
     },
   });
-  const key = uploadKey(uploadId);
   const staging = mkdtempSync(join(tmpdir(), 'preflight-upload-'));
   try {
     const staged = join(staging, 'content');
     await pipeline(body, meter, createWriteStream(staged, { mode: 0o600 }));
     if (bytes === 0) throw new ServiceError('empty_body', 'The PUT had no bytes: send the media as the request body. The upload URL stays valid.', {}, 400);
-    const { createReadStream } = await import('node:fs');
     await objects.putStream(key, createReadStream(staged).pipe(new PassThrough()), bytes, 'application/octet-stream');
     return { key, bytes, sha256: hash.digest('hex') };
   } finally {

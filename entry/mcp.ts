@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       door = await startHttpDoor(
         {
           service: svc,
-          auth: { authenticate: () => null },
+          auth: { authenticate: async () => null },
           state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
         },
         { port: opts.uploadPort, host: opts.host },

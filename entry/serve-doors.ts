@@ -30,7 +30,7 @@ export function serveDoors({ service, accounts, webhooks, env }: ServeServices):
         env,
         version: ENGINE_VERSION,
         engine: engineCapabilities,
-        operatorActive: () => accounts.readiness().operatorAuthConfigured,
+        operatorActive: async () => (await accounts.readiness()).operatorAuthConfigured,
       }),
     extraRoutes: [accountRoutes(accounts), webhookRoutes(webhooks)],
     mounts: [{ path: MCP_HTTP_PATH, handle: mcpOverHttp({ service, runWaitMs: runWaitMsFromEnv(env) }) }],

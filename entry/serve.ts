@@ -40,10 +40,10 @@ async function main(): Promise<void> {
   const opts = options();
   const config = loadConfig();
   const service = await PreflightService.open({ home: config.home, env: config.env });
-  const accounts = new AccountService({ store: service.records, env: config.env });
+  const accounts = new AccountService({ db: service.records, env: config.env });
   const access = await accounts.ensureOperatorAccess({ operatorKeyFromEnv: config.env.PREFLIGHT_OPERATOR_KEY, bootstrap: opts.bootstrap });
   const webhooks = new WebhookService({
-    store: service.records,
+    db: service.records,
     env: config.env,
     home: config.home,
     send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(config.env), o),

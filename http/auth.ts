@@ -9,6 +9,6 @@ export type Env = { Variables: { principal: Principal } };
 /** Sets the request's principal, or answers 401 (no valid key) / 403 (the key lacks `scope`) through the app's onError. */
 export const requireKey = (auth: Authenticator, scope?: Scope) =>
   createMiddleware<Env>(async (c, next) => {
-    c.set('principal', authorize(auth, c.req.header('authorization'), scope));
+    c.set('principal', await authorize(auth, c.req.header('authorization'), scope));
     await next();
   });

@@ -8,14 +8,14 @@ import type { ReceiptKeyDocument } from '../engine/receipt-ed25519.js';
 import { coverageOf, type Report } from '../engine/report.js';
 import { costGuardrailBlockedError, estimateCost } from './billing/estimate.js';
 import { checkFile, pricedReport, type FileCheck, type PricingOptions } from './check-file.js';
-import { billingPeriodOf, meterJob, minutesUsed, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
+import { billingPeriodOf, meterJob, usageAllowance, usageLimitError, type UsageEntry } from './billing/ledger.js';
 import type { Plan } from './billing/plans.js';
 import { accountOf, accountPlan } from './accounts/workspace-account.js';
 import { RESERVED_WORKSPACES } from './accounts/ids.js';
 import { meteredMinutes } from './billing/minutes.js';
 import { ServiceError } from './errors.js';
 import { newId, resolveMedia, type ResolvedMedia } from './ingress/media.js';
-import { artifactByFile } from './jobs/artifact-table.js';
+import { artifactByFile, artifactByKind } from './jobs/artifact-table.js';
 import { jobArtifactFiles } from './jobs/artifacts.js';
 import { reusableCheck, reusedReportHtml, type StoredCheck } from './jobs/reuse.js';
 import { reuseKey } from './reuse-key.js';
@@ -35,18 +35,23 @@ import { checkReceipt, issueReceipt, RUN_FULL_PROFILE, type ReceiptCheck } from 
 import { loadSigningKey } from './signing-key.js';
 import { assertDeliveryUrl } from './webhooks/url-policy.js';
 import { acquireDataDirLock, type DataDirLock } from './store/lock.js';
-import { Store } from './store/db.js';
+import { openStorage, type Storage } from './storage/index.js';
+import { inTransaction, type Database } from './storage/database.js';
+import type { ObjectStore } from './storage/object-store.js';
+import { newJobRecord } from './jobs/new-record.js';
+import { storeUploadBody, uploadedMediaFile } from './uploads-storage.js';
 import {
   assertPutAllowed,
   newUploadRecord,
   publicUpload,
-  streamToDisk,
   type CreateUploadInput,
   type Upload,
   type UploadStored,
 } from './uploads.js';
 import type { Readable } from 'node:stream';
-import { basename, join } from 'node:path';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
 import { assertFetchableUrl, assertPublicUrlHost, fetchText, fetchToTempFile, policyFromEnv } from './ingress/remote.js';
 
 export interface Principal {
@@ -138,6 +143,9 @@ const INLINE_FIELDS = [
 
 const now = () => new Date().toISOString();
 
+/** What a later job reuses of an earlier one's stored check. */
+const REUSE_FILES = [artifactByKind('report_json').file, artifactByKind('receipt').file, artifactByKind('report_html').file];
+
 /**
  * What `GET /v1/qc/jobs?source_url=` compares: the SHA-256 of the media URL a job was created from, so the URL itself
  * (a signed URL carries secrets) is never stored.
@@ -184,10 +192,27 @@ function sidecarFields(input: CreateJobInput): SidecarInput {
   return out as SidecarInput;
 }
 
+/** How long a worker holds a running job before another may take it; renewed while the job runs. */
+const DEFAULT_LEASE_MS = 60_000;
+
+/** PREFLIGHT_JOB_LEASE_SECONDS, 5 to 3600 (default 60). */
+export function jobLeaseMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.PREFLIGHT_JOB_LEASE_SECONDS?.trim();
+  if (!raw) return DEFAULT_LEASE_MS;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 5 || seconds > 3600) throw new Error(`PREFLIGHT_JOB_LEASE_SECONDS must be 5 to 3600, got ${JSON.stringify(raw)}`);
+  return Math.round(seconds * 1000);
+}
+
 export class PreflightService {
-  private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  /** Jobs running in this process: the live record (progress is kept here, not written), and how to stop it. */
+  private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController; record: JobRecord }>();
   /** Queued jobs a drain has taken. */
   private readonly claimed = new Set<string>();
+  /** Who holds this process's leases on running jobs. */
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly leaseMs: number;
+  private leaseTimer: NodeJS.Timeout | null = null;
   /** Minutes each running check was allowed after its probe, until it is metered. */
   private readonly reserved = new Map<string, { workspaceId: string; minutes: number }>();
   private closed = false;
@@ -198,37 +223,69 @@ export class PreflightService {
   /** Who receipts say signed them: the server's public URL (where its keys are published), else `preflight`. */
   private issuer = DEFAULT_ISSUER;
 
+  private readonly db: Database;
+  private readonly objects: ObjectStore;
+
   private constructor(
-    private readonly store: Store,
+    private readonly storage: Storage,
     private readonly lock: DataDirLock,
     private readonly opts: Required<Pick<ServiceOptions, 'home' | 'inlineMaxBytes' | 'urls'>> & { env: NodeJS.ProcessEnv },
-  ) {}
+  ) {
+    this.db = storage.db;
+    this.objects = storage.objects;
+    this.leaseMs = jobLeaseMs(opts.env);
+  }
 
+  /**
+   * Opens the data dir: its lock, the database (embedded in PREFLIGHT_HOME/db, or PREFLIGHT_DATABASE_URL) with an
+   * older db.json imported on first start, and the object store.
+   */
   static async open(options: ServiceOptions): Promise<PreflightService> {
+    const env = options.env ?? process.env;
     const lock = acquireDataDirLock(options.home);
+    let storage: Storage | null = null;
     try {
-      const store = await Store.open(options.home);
-      const service = new PreflightService(store, lock, {
+      storage = await openStorage(options.home, env);
+      const service = new PreflightService(storage, lock, {
         home: options.home,
-        env: options.env ?? process.env,
+        env,
         inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
         urls: options.urls ?? LOCAL_URLS,
       });
       await service.failInterruptedJobs();
+      service.startLeaseRenewal();
       return service;
     } catch (err) {
+      await storage?.db.close().catch(() => {});
       lock.release();
       throw err;
     }
   }
 
-  /** Stops running checks and releases the data dir. */
+  /** Stops running checks (their jobs fail as interrupted, or go back to the queue), closes the store, releases the data dir. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const run of this.running.values()) run.abort.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    await this.db.close().catch(() => {});
     this.lock.release();
+  }
+
+  /** One embedded process owns its database; a Postgres server is shared by many processes. */
+  get embedded(): boolean {
+    return this.db.sql.kind === 'pglite';
+  }
+
+  /** The jobs this process runs keep their lease while they run; a dead process's leases run out. */
+  private startLeaseRenewal(): void {
+    this.leaseTimer = setInterval(() => {
+      for (const jobId of this.running.keys()) {
+        this.db.jobs.renewLease(jobId, this.workerId, this.leaseMs).catch((err: Error) => process.stderr.write(`preflight: could not renew the lease of ${jobId}: ${err.message}\n`));
+      }
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    this.leaseTimer.unref();
   }
 
   private accounts: AccountHooks | null = null;
@@ -239,8 +296,8 @@ export class PreflightService {
     this.accounts = hooks;
   }
 
-  private activeJobs(workspaceId: string): number {
-    return this.store.data.jobs.filter((j) => j.workspaceId === workspaceId && (j.status === 'queued' || j.status === 'running')).length;
+  private activeJobs(workspaceId: string): Promise<number> {
+    return this.db.jobs.countActive(workspaceId);
   }
 
   attachWebhooks(sink: JobEventSink | null): void {
@@ -269,63 +326,81 @@ export class PreflightService {
 
   // ------------------------------------------------------------------ start-up
 
-  private async failInterruptedJobs(): Promise<void> {
-    const interrupted = this.store.data.jobs.filter((j) => j.status === 'running');
-    if (!interrupted.length) return;
-    await this.store.update(() => {
-      for (const j of interrupted) {
-        j.status = 'failed';
-        j.failureReason = 'interrupted';
-        j.minutesMetered = 0;
-        j.completedAt = now();
-        j.stage = null;
-      }
-    });
-    for (const j of interrupted) this.event(j.jobId, { event_type: 'job.failed', detail: 'interrupted: the process stopped while the job was running' });
+  /**
+   * An embedded database has one process: every job left running was interrupted when it stopped. On a shared server
+   * only jobs whose lease ran out are (their worker died); the queue hands a queued job's retry to another worker.
+   */
+  async failInterruptedJobs(): Promise<number> {
+    const interrupted = await this.db.jobs.failInterrupted({ everyRunning: this.embedded });
+    for (const j of interrupted) await this.event(j.jobId, { event_type: 'job.failed', detail: 'interrupted: the process stopped while the job was running' });
+    return interrupted.length;
   }
 
   // ------------------------------------------------------------------ access
 
-  private record(principal: Principal, jobId: string): JobRecord {
-    const job = this.store.data.jobs.find((j) => j.jobId === jobId);
+  /** The job as stored, or as it runs in this process (its progress lives in memory). */
+  private async record(principal: Principal, jobId: string): Promise<JobRecord> {
+    const job = this.running.get(jobId)?.record ?? (await this.db.jobs.get(jobId));
     if (!job || (!principal.operator && job.workspaceId !== principal.workspaceId)) {
       throw new ServiceError('job_not_found', `No job ${jobId}.`, { jobId }, 404);
     }
     return job;
   }
 
-  private event(jobId: string, e: Omit<JobEvent, 'created_at'>): void {
-    this.store.appendJobLine(jobId, 'events.jsonl', { ...e, created_at: now() });
+  /** A job's events are written in the order they happen, one after another (a stage event is not awaited). */
+  private readonly eventChains = new Map<string, Promise<void>>();
+
+  private event(jobId: string, e: Omit<JobEvent, 'created_at'>): Promise<void> {
+    const line = { ...e, created_at: now() };
+    const next = (this.eventChains.get(jobId) ?? Promise.resolve()).catch(() => {}).then(() => this.db.jobs.appendEvent(jobId, line));
+    this.eventChains.set(jobId, next);
+    void next.catch(() => {}).finally(() => {
+      if (this.eventChains.get(jobId) === next) this.eventChains.delete(jobId);
+    });
+    return next;
+  }
+
+  private jobFile(jobId: string, file: string): string {
+    return `jobs/${jobId}/${file}`;
+  }
+
+  private async readJobFile(jobId: string, file: string): Promise<string | null> {
+    return (await this.objects.get(this.jobFile(jobId, file)))?.toString('utf8') ?? null;
   }
 
   // ------------------------------------------------------------------ operations
 
   /** Priced on the caller's workspace economics (see `economics`). */
-  estimate(principal: Principal, input: EstimateInput): EstimateOutput {
-    return estimateCost({ ...input, ...pricedAs(this.economics(principal, input)) });
+  async estimate(principal: Principal, input: EstimateInput): Promise<EstimateOutput> {
+    return estimateCost({ ...input, ...pricedAs(await this.economics(principal, input)) });
   }
 
-  getJob(principal: Principal, jobId: string): QcJob & { stage: string | null } {
-    const r = this.record(principal, jobId);
+  async getJob(principal: Principal, jobId: string): Promise<QcJob & { stage: string | null }> {
+    const r = await this.record(principal, jobId);
     return { ...toQcJob(r, this.opts.urls), stage: r.stage };
   }
 
-  listJobs(principal: Principal, query: ListJobsQuery): QcJob[] {
+  async listJobs(principal: Principal, query: ListJobsQuery): Promise<QcJob[]> {
     const limit = Math.min(100, Math.max(1, query.limit ?? 20));
     const source = query.source_url === undefined ? undefined : sourceUrlKey(query.source_url);
-    const byKey = query.idempotency_key === undefined ? undefined : this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === query.idempotency_key)?.jobId ?? null;
-    return this.store.data.jobs
-      .filter((j) => principal.operator || j.workspaceId === principal.workspaceId)
-      .filter((j) => !query.status || j.status === query.status)
-      .filter((j) => source === undefined || j.sourceUrlSha256 === source)
-      .filter((j) => byKey === undefined || j.jobId === byKey)
-      .slice(-limit)
-      .reverse()
-      .map((j) => toQcJob(j, this.opts.urls));
+    let jobId: string | undefined;
+    if (query.idempotency_key !== undefined) {
+      const hit = await this.db.jobs.findIdempotent(principal.workspaceId, query.idempotency_key);
+      if (!hit) return [];
+      jobId = hit.jobId;
+    }
+    const jobs = await this.db.jobs.list({
+      workspaceId: principal.operator ? undefined : principal.workspaceId,
+      status: query.status || undefined,
+      sourceUrlSha256: source,
+      jobId,
+      limit,
+    });
+    return jobs.map((j) => toQcJob(this.running.get(j.jobId)?.record ?? j, this.opts.urls));
   }
 
-  private completed(principal: Principal, jobId: string, what: string): JobRecord {
-    const r = this.record(principal, jobId);
+  private async completed(principal: Principal, jobId: string, what: string): Promise<JobRecord> {
+    const r = await this.record(principal, jobId);
     if (r.status === 'failed') throw new ServiceError('job_failed', `Job ${jobId} failed (${r.failureReason}); it has no ${what}.`, { jobId }, 409);
     if (r.status !== 'completed') {
       throw new ServiceError('job_not_completed', `Job ${jobId} is ${r.status} (${r.progressPct} %); poll it until completed, then fetch the ${what}.`, { jobId, status: r.status }, 409);
@@ -333,19 +408,19 @@ export class PreflightService {
     return r;
   }
 
-  getReport(principal: Principal, jobId: string): Report {
-    this.completed(principal, jobId, 'report');
-    return JSON.parse(this.store.readJobFile(jobId, 'report.json') ?? 'null') as Report;
+  async getReport(principal: Principal, jobId: string): Promise<Report> {
+    await this.completed(principal, jobId, 'report');
+    return JSON.parse((await this.readJobFile(jobId, 'report.json')) ?? 'null') as Report;
   }
 
   /**
    * The receipt of a completed job. A job whose check did not run its whole delivery profile (a narrowed repair
    * check, an errored gate) has none: 409 receipt_incomplete_check. Receipts stored before that rule are held to it too.
    */
-  getReceipt(principal: Principal, jobId: string): Receipt {
-    this.completed(principal, jobId, 'receipt');
-    const report = JSON.parse(this.store.readJobFile(jobId, 'report.json') ?? 'null') as Report | null;
-    const stored = this.store.readJobFile(jobId, 'receipt.json');
+  async getReceipt(principal: Principal, jobId: string): Promise<Receipt> {
+    await this.completed(principal, jobId, 'receipt');
+    const report = JSON.parse((await this.readJobFile(jobId, 'report.json')) ?? 'null') as Report | null;
+    const stored = await this.readJobFile(jobId, 'receipt.json');
     const receipt = stored === null ? null : (JSON.parse(stored) as Receipt);
     const coverage = report ? coverageOf(report) : null;
     if (receipt && coverage?.complete) return receipt;
@@ -358,18 +433,18 @@ export class PreflightService {
     );
   }
 
-  getMarkerCsv(principal: Principal, jobId: string): string {
-    this.completed(principal, jobId, 'marker CSV');
-    return this.store.readJobFile(jobId, 'markers.csv') ?? '';
+  async getMarkerCsv(principal: Principal, jobId: string): Promise<string> {
+    await this.completed(principal, jobId, 'marker CSV');
+    return (await this.readJobFile(jobId, 'markers.csv')) ?? '';
   }
 
-  getEvents(principal: Principal, jobId: string): JobEvent[] {
-    this.record(principal, jobId);
-    return this.store.readJobLines<JobEvent>(jobId, 'events.jsonl');
+  async getEvents(principal: Principal, jobId: string): Promise<JobEvent[]> {
+    await this.record(principal, jobId);
+    return (await this.db.jobs.events(jobId)) as JobEvent[];
   }
 
-  getArtifacts(principal: Principal, jobId: string): Artifact[] {
-    const r = this.record(principal, jobId);
+  async getArtifacts(principal: Principal, jobId: string): Promise<Artifact[]> {
+    const r = await this.record(principal, jobId);
     return r.artifacts.map((a) => ({
       artifact_type: a.artifact_type,
       url: this.opts.urls.artifact(jobId, a.file),
@@ -379,10 +454,10 @@ export class PreflightService {
     }));
   }
 
-  getArtifactContent(principal: Principal, jobId: string, file: string): { content: string; contentType: string } {
-    const r = this.record(principal, jobId);
+  async getArtifactContent(principal: Principal, jobId: string, file: string): Promise<{ content: string; contentType: string }> {
+    const r = await this.record(principal, jobId);
     const artifact = r.artifacts.find((a) => a.file === file);
-    const content = artifact ? this.store.readJobFile(jobId, artifact.file) : null;
+    const content = artifact ? await this.readJobFile(jobId, artifact.file) : null;
     if (!artifact || content === null) throw new ServiceError('artifact_not_found', `Job ${jobId} has no artifact ${file}.`, { jobId, file }, 404);
     return { content, contentType: artifact.contentType };
   }
@@ -404,9 +479,14 @@ export class PreflightService {
     return loadSigningKey({ env: this.opts.env, home: this.opts.home }).source;
   }
 
-  /** The data store, for the other services of this process (accounts, webhooks) that keep their records beside the jobs. */
-  get records(): Store {
-    return this.store;
+  /** The database, for the other services of this process (accounts, webhooks) that keep their records beside the jobs. */
+  get records(): Database {
+    return this.db;
+  }
+
+  /** The object store reports, artifacts and uploads live in. */
+  get objectStore(): ObjectStore {
+    return this.objects;
   }
 
   /**
@@ -414,7 +494,7 @@ export class PreflightService {
    * a BLOCK job is kept as a disagreeing claim.
    */
   async importGateVerdict(principal: Principal, jobId: string, input: GateVerdictInput) {
-    const job = this.record(principal, jobId);
+    const job = await this.record(principal, jobId);
     const body = parseInput(GateVerdictInputSchema, input, 'invalid_gate_verdict', 'gate verdict');
     const claimsPass = body.verdict !== 'BLOCK';
     const ours = job.verdict;
@@ -430,8 +510,8 @@ export class PreflightService {
       disagrees: ours !== null && (claimsPass ? ours === 'BLOCK' : ours !== 'BLOCK'),
       createdAt: now(),
     };
-    await this.store.update((d) => d.gateVerdicts.push(record));
-    this.event(jobId, { event_type: 'gate_verdict.imported', detail: `client claims ${body.verdict}; our verdict ${ours ?? 'pending'}` });
+    await this.db.gateVerdicts.insert(record);
+    await this.event(jobId, { event_type: 'gate_verdict.imported', detail: `client claims ${body.verdict}; our verdict ${ours ?? 'pending'}` });
     return {
       ...record,
       verdict: ours,
@@ -454,40 +534,56 @@ export class PreflightService {
       await this.accounts.checkAbuseLimits(principal, { sizeBytes: input.size_bytes, activeJobs: 0 });
     }
     const { record, token } = newUploadRecord(principal, input);
-    await this.store.update((d) => d.uploads.push(record));
+    record.storageMode = this.objects.mode;
+    await this.db.uploads.insert(record);
     return { upload: publicUpload(record, this.publicBaseUrl, token), token };
   }
 
-  getUpload(principal: Principal, uploadId: string): Upload & { bytesReceived: number | null; sha256: string | null } {
-    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId && (principal.operator || u.workspaceId === principal.workspaceId));
-    if (!record) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
+  async getUpload(principal: Principal, uploadId: string): Promise<Upload & { bytesReceived: number | null; sha256: string | null }> {
+    const record = await this.db.uploads.get(uploadId);
+    if (!record || !(principal.operator || record.workspaceId === principal.workspaceId)) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
     return { ...publicUpload(record, this.publicBaseUrl ?? ''), bytesReceived: record.bytesReceived, sha256: record.sha256 };
   }
 
-  /** The signed PUT: the token is the authorisation; the body streams to disk with the reserved size as its cap. */
+  /** The signed PUT: the token is the authorisation; the body streams to the object store with the reserved size as its cap. */
   async storeUploadContent(uploadId: string, token: string | undefined, body: Readable): Promise<UploadStored> {
-    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId);
-    assertPutAllowed(record, token);
-    const stored = await streamToDisk(body, this.store.uploadDir(uploadId), record.sizeBytes);
-    await this.store.update(() => {
-      record.status = 'uploaded';
-      record.bytesReceived = stored.bytes;
-      record.sha256 = stored.sha256;
+    const found = (await this.db.uploads.get(uploadId)) ?? undefined;
+    assertPutAllowed(found, token);
+    const stored = await storeUploadBody(this.objects, uploadId, body, found.sizeBytes);
+    const record = await this.db.uploads.update(uploadId, (u) => {
+      u.status = 'uploaded';
+      u.bytesReceived = stored.bytes;
+      u.sha256 = stored.sha256;
+      u.storageMode = this.objects.mode;
+      if (this.objects.mode === 'object_storage') {
+        u.objectKey = stored.key;
+        u.objectUrl = this.objects.url(stored.key);
+      }
     });
-    return { uploadId, status: 'uploaded', storageMode: record.storageMode, bytesReceived: stored.bytes, sha256: stored.sha256 };
+    if (!record) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
+    return {
+      uploadId,
+      status: 'uploaded',
+      storageMode: record.storageMode,
+      bytesReceived: stored.bytes,
+      sha256: stored.sha256,
+      ...(record.objectKey ? { objectKey: record.objectKey } : {}),
+      ...(record.objectUrl ? { objectUrl: record.objectUrl } : {}),
+    };
   }
 
-  private uploadedMedia(principal: Principal, uploadId: string): ResolvedMedia {
-    const record = this.store.data.uploads.find((u) => u.uploadId === uploadId && (principal.operator || u.workspaceId === principal.workspaceId));
-    if (!record) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
+  private async uploadedMedia(principal: Principal, uploadId: string): Promise<ResolvedMedia> {
+    const record = await this.db.uploads.get(uploadId);
+    if (!record || !(principal.operator || record.workspaceId === principal.workspaceId)) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
     if (record.status !== 'uploaded') {
       throw new ServiceError('upload_not_uploaded', `Upload ${uploadId} has no content yet: PUT the bytes to its signed URL first.`, { uploadId }, 409);
     }
+    const file = await uploadedMediaFile(this.objects, uploadId);
     return {
-      path: join(this.store.uploadDir(uploadId), 'content'),
+      path: file.path,
       ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
       sha256: record.sha256,
-      cleanup: () => {},
+      cleanup: file.cleanup,
     };
   }
 
@@ -508,7 +604,7 @@ export class PreflightService {
       const { upload_id, ...rest } = input;
       const others = ['file_path', 'media_base64', 'video_base64', 'audio_base64', 'data_url', 'platform_video_url', 'signed_url'].filter((f) => rest[f as keyof typeof rest]);
       if (others.length) throw new ServiceError('ambiguous_media', `Give one media source, not upload_id and ${others.join(' and ')}.`, {}, 400);
-      return this.uploadedMedia(principal, upload_id);
+      return await this.uploadedMedia(principal, upload_id);
     }
     // yt-dlp fetches the platform URL itself: at least its host must not be loopback, private or metadata.
     if (input.platform_video_url) assertPublicUrlHost(input.platform_video_url, policyFromEnv(this.opts.env));
@@ -544,7 +640,7 @@ export class PreflightService {
    */
   async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
-    const replayed = this.idempotentReplay(principal, input);
+    const replayed = await this.idempotentReplay(principal, input);
     if (replayed) return { job: replayed, replay: true, queued: false };
     if (input.callback_url !== undefined || input.callback_secret !== undefined) {
       if (!this.webhooks) throw new ServiceError('callback_unavailable', 'callback_url needs the HTTP server (`preflight serve`), which delivers callbacks; poll the job instead.', {}, 501);
@@ -558,14 +654,14 @@ export class PreflightService {
       }
       assertDeliveryUrl(input.callback_url, this.opts.env);
     }
-    const economics = this.economics(principal, input);
+    const economics = await this.economics(principal, input);
     const estimate = estimateCost({ ...input, ...pricedAs(economics) });
     if (estimate.action === 'blocked') throw costGuardrailBlockedError(estimate);
     if (this.accounts && !principal.operator) {
       await this.accounts.checkAbuseLimits(principal, {
         durationSeconds: input.duration_seconds,
         sizeBytes: (input as { size_bytes?: number }).size_bytes,
-        activeJobs: this.activeJobs(principal.workspaceId),
+        activeJobs: await this.activeJobs(principal.workspaceId),
       });
     }
     // Before the media is probed only the declared duration is known (1 minute when none is declared); the run checks
@@ -578,7 +674,7 @@ export class PreflightService {
     let sha256: string | null;
     try {
       sha256 = await this.mediaHashForLimits(principal, media);
-      await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
+      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
       const remote = await this.fetchRemoteSidecars(input, ctx);
       sidecars = await loadSidecars({ ...sidecarFields(input), ...remote.inline });
       if (remote.fetched.length && sidecars.ingress) sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
@@ -586,11 +682,22 @@ export class PreflightService {
       media.cleanup();
       throw err;
     }
-    const record = await this.newRecord(principal, input, estimate.cost_estimate, 'running', null);
-    await this.store.update(() => {
-      record.mediaIngress = { ...media.ingress, sha256: null };
-      record.sidecarIngress = sidecars.ingress;
-    });
+    let record: JobRecord;
+    try {
+      const created = await this.newRecord(principal, input, estimate.cost_estimate, 'running', null, {
+        mediaIngress: { ...media.ingress, sha256: null },
+        sidecarIngress: sidecars.ingress,
+        startedAt: now(),
+      });
+      if (!created.created) {
+        media.cleanup();
+        return { job: await this.getJob(principal, created.record.jobId), replay: true, queued: false };
+      }
+      record = created.record;
+    } catch (err) {
+      media.cleanup();
+      throw err;
+    }
     const done = this.start(record, media, { ...input, sidecars: sidecars.sidecars, economics, sha256 }, ctx, principal);
     if (opts.waitMs === undefined) {
       await done;
@@ -598,18 +705,18 @@ export class PreflightService {
       this.limitRefusals.delete(record.jobId);
       if (refusal) throw refusal;
     } else await Promise.race([done, new Promise((r) => setTimeout(r, opts.waitMs).unref())]);
-    return { job: this.getJob(principal, record.jobId), replay: false, queued: false };
+    return { job: await this.getJob(principal, record.jobId), replay: false, queued: false };
   }
 
   /**
    * The job an idempotency key already names in the caller's workspace: returned for the same request, a conflict
    * for a different one (as payment APIs answer), so a reused key never silently stands for another request.
    */
-  private idempotentReplay(principal: Principal, input: CreateJobInput): QcJob | null {
+  private async idempotentReplay(principal: Principal, input: CreateJobInput): Promise<QcJob | null> {
     if (!input.idempotency_key) return null;
-    const hit = this.store.data.idempotency.find((i) => i.workspaceId === principal.workspaceId && i.key === input.idempotency_key);
+    const hit = await this.db.jobs.findIdempotent(principal.workspaceId, input.idempotency_key);
     if (!hit) return null;
-    if (hit.requestSha256 !== undefined && hit.requestSha256 !== requestFingerprint(input)) {
+    if (hit.requestSha256 !== null && hit.requestSha256 !== requestFingerprint(input)) {
       throw new ServiceError(
         'idempotency_conflict',
         `idempotency_key "${input.idempotency_key}" was used for a different request (job ${hit.jobId}); send the same request to get that job, or use a new key.`,
@@ -625,8 +732,8 @@ export class PreflightService {
    * for; an operator (and the local door) what it names, else its workspace's. Estimates, job prices, usage limits
    * and ledger entries all come from here.
    */
-  private economics(principal: Principal, requested: PlanFields): Economics {
-    const account = accountOf(this.store.data.apiKeys, principal);
+  private async economics(principal: Principal, requested: PlanFields): Promise<Economics> {
+    const account = accountOf(await this.db.keys.list(principal.workspaceId), principal);
     const named = principal.operator && (requested.plan_id !== undefined || requested.plan_price_cents !== undefined || requested.included_minutes !== undefined);
     const terms = named ? { planId: requested.plan_id ?? null, planPriceCents: requested.plan_price_cents ?? null, includedMinutes: requested.included_minutes ?? null } : account;
     return { plan: accountPlan(terms), overageCapCents: account.overageCapCents };
@@ -639,8 +746,10 @@ export class PreflightService {
   }
 
   /** Minutes a check of `sha256` would charge now: 0 when that file was already charged this month. */
-  private chargeableMinutes(workspaceId: string, sha256: string | null, minutes: number): number {
-    return meterJob({ workspaceId, sha256, mediaMinutes: minutes, at: new Date(), entries: this.store.data.usage }).minutesMetered;
+  private async chargeableMinutes(workspaceId: string, sha256: string | null, minutes: number): Promise<number> {
+    const at = new Date();
+    const entries = sha256 === null ? [] : await this.db.usage.forMedia(workspaceId, billingPeriodOf(at), sha256);
+    return meterJob({ workspaceId, sha256, mediaMinutes: minutes, at, entries }).minutesMetered;
   }
 
   /** Minutes running checks of a workspace have been allowed and not yet metered; `except` is left out. */
@@ -658,7 +767,7 @@ export class PreflightService {
   private async assertUsageAllowed(principal: Principal, economics: Economics, requestedMinutes: number, exceptJob?: string): Promise<void> {
     if (principal.operator) return;
     const { plan, overageCapCents } = economics;
-    const used = minutesUsed(this.store.data.usage, principal.workspaceId, billingPeriodOf(new Date())) + this.reservedMinutes(principal.workspaceId, exceptJob);
+    const used = (await this.db.usage.minutesUsed(principal.workspaceId, billingPeriodOf(new Date()))) + this.reservedMinutes(principal.workspaceId, exceptJob);
     const allowance = usageAllowance({ plan, used, requested: requestedMinutes, overageCapCents });
     if (allowance.allowed) return;
     const error = usageLimitError(allowance, { planId: plan.id, includedMinutes: plan.includedMinutes, minutesUsed: used, requestedMinutes });
@@ -672,8 +781,13 @@ export class PreflightService {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
     if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
-    const media = input.upload_id ? this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
-    await this.assertUsageAllowed(principal, economics, this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
+    const media = input.upload_id ? await this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    try {
+      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
+    } finally {
+      // A queued job reads its media again when it runs (on whichever worker takes it).
+      media.cleanup();
+    }
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
     const sidecarUrls: Record<string, string> = {};
@@ -681,7 +795,7 @@ export class PreflightService {
       const url = (input as Record<string, unknown>)[field];
       if (typeof url === 'string' && url) sidecarUrls[field] = (await assertFetchableUrl(url, policyFromEnv(this.opts.env))).href;
     }
-    const record = await this.newRecord(principal, input, costEstimate, 'queued', {
+    const { record, created } = await this.newRecord(principal, input, costEstimate, 'queued', {
       sidecarUrls,
       limited: !principal.operator,
       economics: {
@@ -696,51 +810,58 @@ export class PreflightService {
       reuse: input.reuse,
       planId: input.plan_id,
       sidecars,
-    });
-    await this.store.update(() => {
-      record.mediaIngress = { ...media.ingress, sha256: null };
-    });
-    this.event(record.jobId, { event_type: 'job.queued' });
+    }, { mediaIngress: { ...media.ingress, sha256: null } });
+    if (!created) return this.getJob(principal, record.jobId);
+    await this.event(record.jobId, { event_type: 'job.queued' });
+    await this.jobQueued?.(record.jobId);
     return toQcJob(record, this.opts.urls);
   }
 
-  private async newRecord(principal: Principal, input: CreateJobInput, costEstimate: QcJob['costEstimate'], status: JobStatus, request: JobRequest | null): Promise<JobRecord> {
-    const record: JobRecord = {
+  /**
+   * Stores a new job (and its idempotency key, in the same transaction). When a concurrent request took the key first,
+   * nothing is created and that request's job is returned with `created: false`.
+   */
+  private async newRecord(
+    principal: Principal,
+    input: CreateJobInput,
+    costEstimate: QcJob['costEstimate'],
+    status: JobStatus,
+    request: JobRequest | null,
+    extra: Partial<JobRecord> = {},
+  ): Promise<{ record: JobRecord; created: boolean }> {
+    const record = newJobRecord({
       jobId: newId('job'),
       workspaceId: principal.workspaceId,
       status,
-      progressPct: 0,
-      stage: null,
-      verdict: null,
-      minutesMetered: 0,
-      profile: null,
       requestedProfile: input.profile ?? 'auto',
-      createdAt: now(),
-      startedAt: null,
-      completedAt: null,
-      processingDurationMs: null,
-      failureReason: null,
-      stages: [],
-      engine: null,
-      mediaIngress: null,
-      sidecarIngress: null,
-      sourceRedacted: false,
       costEstimate,
       idempotencyKey: input.idempotency_key ?? null,
       request,
-      artifacts: [],
-      summary: null,
       callbackUrl: input.callback_url ?? null,
-      callbackSecretSealed: null,
       sourceUrlSha256: input.signed_url || input.platform_video_url ? sourceUrlKey((input.signed_url || input.platform_video_url)!) : null,
-    };
-    if (input.callback_url && input.callback_secret && this.webhooks) record.callbackSecretSealed = this.webhooks.sealCallbackSecret(record.jobId, input.callback_secret);
-    await this.store.update((d) => {
-      d.jobs.push(record);
-      if (input.idempotency_key) d.idempotency.push({ workspaceId: principal.workspaceId, key: input.idempotency_key, jobId: record.jobId, requestSha256: requestFingerprint(input) });
+      ...extra,
     });
-    this.event(record.jobId, { event_type: 'job.created' });
-    return record;
+    if (input.callback_url && input.callback_secret && this.webhooks) record.callbackSecretSealed = this.webhooks.sealCallbackSecret(record.jobId, input.callback_secret);
+    const idempotency = input.idempotency_key ? { key: input.idempotency_key, requestSha256: requestFingerprint(input) } : null;
+    const lease = status === 'running' ? { workerId: this.workerId, leaseMs: this.leaseMs } : undefined;
+    const { created, jobId } = await this.db.jobs.create(record, idempotency, lease);
+    if (!created) {
+      const earlier = await this.db.jobs.get(jobId);
+      if (!earlier) throw new ServiceError('job_not_found', `No job ${jobId}.`, { jobId }, 404);
+      return { record: earlier, created: false };
+    }
+    await this.event(record.jobId, { event_type: 'job.created' });
+    return { record, created: true };
+  }
+
+  /**
+   * Set by the queue worker: a job just queued is handed to the queue, so any worker sharing the database takes it.
+   * Without one (the local MCP door) queued jobs are drained by `startQueueWorker` or `drain`.
+   */
+  private jobQueued: ((jobId: string) => Promise<unknown>) | null = null;
+
+  attachQueue(onQueued: ((jobId: string) => Promise<unknown>) | null): void {
+    this.jobQueued = onQueued;
   }
 
   /**
@@ -763,61 +884,73 @@ export class PreflightService {
   /** Processes queued jobs of the caller's workspace (all workspaces for operators), oldest first. */
   async drain(principal: Principal, query: { limit?: number }, ctx: OpContext = {}): Promise<{ processed: number; jobs: QcJob[] }> {
     const limit = Math.min(25, Math.max(1, query.limit ?? 10));
-    const queued = this.store.data.jobs
-      .filter((j) => j.status === 'queued' && !this.claimed.has(j.jobId) && (principal.operator || j.workspaceId === principal.workspaceId))
+    const queued = (await this.db.jobs.listByStatus('queued'))
+      .filter((j) => !this.claimed.has(j.jobId) && (principal.operator || j.workspaceId === principal.workspaceId))
       .slice(0, limit);
     const jobs: QcJob[] = [];
-    for (const record of queued) {
-      // Claim it before any await, so a concurrent drain (worker and API) never runs the same job twice, even when
-      // a failed store write puts the record's status back for a moment.
-      if (record.status !== 'queued' || this.claimed.has(record.jobId)) continue;
-      this.claimed.add(record.jobId);
-      record.status = 'running';
-      const request = record.request;
-      let media: ResolvedMedia | null = null;
-      try {
-        if (!request || request.source.kind === 'platform_url') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
-        // The job runs under the limits of the workspace that queued it (none for an operator's job).
-        const owner: Principal = { workspaceId: record.workspaceId, scopes: [], operator: !request.limited };
-        media =
-          request.source.kind === 'upload'
-            ? this.uploadedMedia({ ...owner, operator: true }, request.source.uploadId)
-            : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
-        const remote = await this.fetchRemoteSidecars((request.sidecarUrls ?? {}) as CreateJobInput, ctx);
-        const sidecars = await loadSidecars({ ...(request.sidecars ?? {}), ...remote.inline });
-        if (remote.fetched.length && sidecars.ingress) {
-          sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
-        }
-        await this.store.update(() => {
-          record.sidecarIngress = sidecars.ingress;
-        });
-        const e = request.economics ?? {};
-        await this.start(
-          record,
-          media,
-          {
-            profile: request.profile as CreateJobInput['profile'],
-            checks: request.checks,
-            reuse: request.reuse,
-            ai_review_seconds: e.aiReviewSeconds,
-            cost_guardrail: e.costGuardrail,
-            sidecars: sidecars.sidecars,
-            economics: this.economics(owner, { plan_id: request.planId, plan_price_cents: e.planPriceCents, included_minutes: e.includedMinutes }),
-            sha256: await this.mediaHashForLimits(owner, media),
-          },
-          ctx,
-          owner,
-        );
-      } catch (err) {
-        media?.cleanup();
-        // start() records its own failure; only a failure before the run started is recorded here.
-        if (!(['failed', 'completed'] as JobStatus[]).includes(record.status)) await this.fail(record, err);
-      } finally {
-        this.claimed.delete(record.jobId);
-      }
-      jobs.push(toQcJob(record, this.opts.urls));
+    for (const candidate of queued) {
+      const record = await this.runQueued(candidate.jobId, ctx);
+      if (record) jobs.push(toQcJob(record, this.opts.urls));
     }
     return { processed: jobs.length, jobs };
+  }
+
+  /**
+   * Claims a queued job (or one whose worker's lease ran out) and runs it here; null when another worker has it or it
+   * is finished. The claim is one conditional UPDATE, so of two workers handed the same job one runs it.
+   */
+  async runQueued(jobId: string, ctx: OpContext = {}): Promise<JobRecord | null> {
+    if (this.closed || this.claimed.has(jobId) || this.running.has(jobId)) return null;
+    this.claimed.add(jobId);
+    try {
+      const record = await this.db.jobs.claim(jobId, this.workerId, this.leaseMs);
+      if (!record) return null;
+      await this.runClaimed(record, ctx);
+      return record;
+    } finally {
+      this.claimed.delete(jobId);
+    }
+  }
+
+  private async runClaimed(record: JobRecord, ctx: OpContext): Promise<void> {
+    const request = record.request;
+    let media: ResolvedMedia | null = null;
+    try {
+      if (!request || request.source.kind === 'platform_url') throw new ServiceError('missing_media', 'The queued job has no media source.', {}, 400);
+      // The job runs under the limits of the workspace that queued it (none for an operator's job).
+      const owner: Principal = { workspaceId: record.workspaceId, scopes: [], operator: !request.limited };
+      media =
+        request.source.kind === 'upload'
+          ? await this.uploadedMedia({ ...owner, operator: true }, request.source.uploadId)
+          : await resolveMedia({ file_path: request.source.path }, { inlineMaxBytes: 0 });
+      const remote = await this.fetchRemoteSidecars((request.sidecarUrls ?? {}) as CreateJobInput, ctx);
+      const sidecars = await loadSidecars({ ...(request.sidecars ?? {}), ...remote.inline });
+      if (remote.fetched.length && sidecars.ingress) {
+        sidecars.ingress = { ...sidecars.ingress, mode: 'remote_https_sidecars', ephemeral: true, neverExposes: [...sidecars.ingress.neverExposes, 'sidecar URLs'] };
+      }
+      record.sidecarIngress = sidecars.ingress;
+      const e = request.economics ?? {};
+      await this.start(
+        record,
+        media,
+        {
+          profile: request.profile as CreateJobInput['profile'],
+          checks: request.checks,
+          reuse: request.reuse,
+          ai_review_seconds: e.aiReviewSeconds,
+          cost_guardrail: e.costGuardrail,
+          sidecars: sidecars.sidecars,
+          economics: await this.economics(owner, { plan_id: request.planId, plan_price_cents: e.planPriceCents, included_minutes: e.includedMinutes }),
+          sha256: await this.mediaHashForLimits(owner, media),
+        },
+        ctx,
+        owner,
+      );
+    } catch (err) {
+      media?.cleanup();
+      // start() records its own failure; only a failure before the run started is recorded here.
+      if (!(['failed', 'completed'] as JobStatus[]).includes(record.status)) await this.fail(record, err);
+    }
   }
 
   private start(
@@ -836,7 +969,7 @@ export class PreflightService {
       this.running.delete(record.jobId);
       this.reserved.delete(record.jobId);
     });
-    this.running.set(record.jobId, { promise, abort });
+    this.running.set(record.jobId, { promise, abort, record });
     return promise;
   }
 
@@ -851,44 +984,43 @@ export class PreflightService {
     const t0 = Date.now();
     const limited = principal && !principal.operator ? principal : null;
     let lastStage = '';
-    let lastWritten = -1;
     try {
-      await this.store.update(() => {
-        record.status = 'running';
-        record.startedAt = now();
-      });
-      this.event(record.jobId, { event_type: 'job.started' });
+      record.status = 'running';
+      record.startedAt ??= now();
+      await this.event(record.jobId, { event_type: 'job.started' });
+      // Progress lives in the live record (what getJob shows while the job runs here); only a new stage is written,
+      // as an event.
       const onProgress = (pct: number, stage: string) => {
         ctx.progress?.(pct, stage);
-        if (stage === lastStage && pct - lastWritten < 10) return;
         if (stage !== lastStage) {
           lastStage = stage;
-          const stageRecord = { status: stage, progressPct: pct, elapsedMs: Date.now() - t0, at: now() };
-          record.stages.push(stageRecord);
-          this.event(record.jobId, { event_type: `stage.${stage}`, stage, progress_pct: pct });
+          record.stages.push({ status: stage, progressPct: pct, elapsedMs: Date.now() - t0, at: now() });
+          this.event(record.jobId, { event_type: `stage.${stage}`, stage, progress_pct: pct }).catch((err: Error) =>
+            process.stderr.write(`preflight: could not record a stage of ${record.jobId}: ${err.message}\n`),
+          );
         }
-        lastWritten = pct;
         record.stage = stage;
         record.progressPct = pct;
-        this.store.persistSoon();
       };
+      const { stored, sha256 } = await this.reusable(record, media, input);
+      // The free re-check rule reads this workspace's charges for these bytes this month, known before the check.
+      const charged = await this.db.usage.forMedia(record.workspaceId, billingPeriodOf(new Date()), sha256);
       const pricing = {
         profile: input.profile,
         ai_review_seconds: input.ai_review_seconds,
         cost_guardrail: input.cost_guardrail,
         plan: input.economics.plan,
-        meter: (mediaMinutes: number, report: Report, at: Date) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: this.store.data.usage }),
+        meter: (mediaMinutes: number, report: Report, at: Date) => meterJob({ workspaceId: record.workspaceId, sha256: report.media.sha256, mediaMinutes, at, entries: charged }),
       };
       // Limits are checked again on the real media, before the decode.
       const afterProbe = limited ? (info: MediaInfo) => this.checkMeasuredMedia(limited, record, info, input) : undefined;
-      const { stored, sha256 } = await this.reusable(record, media, input);
       const check: JobCheck = stored
         ? await this.reuseCheck(record, media, stored, { pricing, afterProbe, onProgress, signal })
         : await checkFile(media.path, { ...pricing, checks: input.checks, sidecars: input.sidecars, signal, afterProbe, onProgress, sha256 });
-      const before = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
+      const before = await this.db.usage.minutesUsed(record.workspaceId, billingPeriodOf(new Date()));
       await this.finish(record, check, input, t0);
       if (limited && this.accounts) {
-        const after = minutesUsed(this.store.data.usage, record.workspaceId, billingPeriodOf(new Date()));
+        const after = await this.db.usage.minutesUsed(record.workspaceId, billingPeriodOf(new Date()));
         this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
       }
     } catch (err) {
@@ -902,9 +1034,9 @@ export class PreflightService {
    */
   private async checkMeasuredMedia(principal: Principal, record: JobRecord, info: MediaInfo, input: RunInput): Promise<void> {
     if (this.accounts) {
-      await this.accounts.checkAbuseLimits(principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: this.activeJobs(record.workspaceId) - 1 });
+      await this.accounts.checkAbuseLimits(principal, { durationSeconds: info.durationSeconds, sizeBytes: info.sizeBytes, activeJobs: (await this.activeJobs(record.workspaceId)) - 1 });
     }
-    const minutes = this.chargeableMinutes(record.workspaceId, input.sha256, meteredMinutes(info));
+    const minutes = await this.chargeableMinutes(record.workspaceId, input.sha256, meteredMinutes(info));
     await this.assertUsageAllowed(principal, input.economics, minutes, record.jobId);
     this.reserved.set(record.jobId, { workspaceId: record.workspaceId, minutes });
   }
@@ -920,7 +1052,10 @@ export class PreflightService {
     const key = reuseKey({ sha256, sidecars: input.sidecars, profile: input.profile, checks: input.checks, extra: { fileName: basename(media.path) } });
     record.reuseKey = key;
     if (input.reuse === false) return { stored: null, sha256 };
-    const stored = reusableCheck(this.store.data.jobs, { workspaceId: record.workspaceId, key, sha256, except: record.jobId }, (jobId, file) => this.store.readJobFile(jobId, file));
+    const candidates = await this.db.jobs.completedWithReuseKey(record.workspaceId, key, record.jobId);
+    const files = new Map<string, string | null>();
+    for (const job of candidates) for (const file of REUSE_FILES) files.set(`${job.jobId}/${file}`, await this.readJobFile(job.jobId, file));
+    const stored = reusableCheck(candidates.reverse(), { workspaceId: record.workspaceId, key, sha256, except: record.jobId }, (jobId, file) => files.get(`${jobId}/${file}`) ?? null);
     return { stored, sha256 };
   }
 
@@ -938,7 +1073,7 @@ export class PreflightService {
     const info = await probe(media.path, opts.signal);
     await opts.afterProbe?.(info);
     opts.onProgress(50, 'reuse');
-    this.event(record.jobId, { event_type: 'report.reused', detail: stored.jobId });
+    await this.event(record.jobId, { event_type: 'report.reused', detail: stored.jobId });
     const at = new Date();
     const priced = pricedReport({ ...stored.report, createdAt: at.toISOString() }, meteredMinutes(info), { ...opts.pricing, at });
     opts.onProgress(100, 'report');
@@ -950,15 +1085,13 @@ export class PreflightService {
     const receipt = this.receiptFor(report, record.jobId);
     const page = check.reusedFrom ? { html: reusedReportHtml(check.reusedFrom, report, receipt) } : { signals: signals! };
     const files = jobArtifactFiles(report, info, page, receipt);
-    const artifacts = files.map(({ type, file, contentType, content }) => ({
-      artifact_type: type,
-      file,
-      contentType,
-      bytes: this.store.writeJobFile(record.jobId, file, content).bytes,
-      createdAt: now(),
-    }));
-    this.event(record.jobId, { event_type: 'artifacts.written', detail: artifacts.map((a) => a.file).join(', ') });
-    this.event(record.jobId, receipt ? { event_type: 'receipt.signed', detail: receipt.verdict } : { event_type: 'receipt.withheld', detail: incompleteReason(report.coverage) ?? RUN_FULL_PROFILE });
+    const artifacts = [];
+    for (const { type, file, contentType, content } of files) {
+      const { bytes } = await this.objects.put(this.jobFile(record.jobId, file), content, contentType);
+      artifacts.push({ artifact_type: type, file, contentType, bytes, createdAt: now() });
+    }
+    await this.event(record.jobId, { event_type: 'artifacts.written', detail: artifacts.map((a) => a.file).join(', ') });
+    await this.event(record.jobId, receipt ? { event_type: 'receipt.signed', detail: receipt.verdict } : { event_type: 'receipt.withheld', detail: incompleteReason(report.coverage) ?? RUN_FULL_PROFILE });
     const entry: UsageEntry = {
       entryId: newId('use'),
       workspaceId: record.workspaceId,
@@ -971,30 +1104,36 @@ export class PreflightService {
       planId: input.economics.plan.id,
       createdAt: at.toISOString(),
     };
-    await this.store.update((d) => {
-      d.usage.push(entry);
-      this.reserved.delete(record.jobId);
-      record.status = 'completed';
-      record.progressPct = 100;
-      record.stage = null;
-      record.verdict = report.verdict;
-      record.minutesMetered = metered.minutesMetered;
-      record.profile = report.profile;
-      record.requestedProfile = report.requestedProfile;
-      record.completedAt = now();
-      record.processingDurationMs = Date.now() - t0;
-      record.engine = `preflight ${report.engine.version} (ffmpeg ${report.engine.ffmpeg.version})`;
-      record.costEstimate = estimate.cost_estimate;
-      record.mediaIngress = record.mediaIngress ? { ...record.mediaIngress, sha256: report.media.sha256 } : null;
-      record.artifacts = artifacts;
-      record.summary = { block: report.summary.block, watch: report.summary.watch };
-      record.coverage = report.coverage;
-      record.reusedFrom = check.reusedFrom?.jobId ?? null;
-      record.request = null;
-      record.sourceRedacted = true;
+    const completed = structuredClone(record);
+    Object.assign(completed, {
+      status: 'completed',
+      progressPct: 100,
+      stage: null,
+      verdict: report.verdict,
+      minutesMetered: metered.minutesMetered,
+      profile: report.profile,
+      requestedProfile: report.requestedProfile,
+      completedAt: now(),
+      processingDurationMs: Date.now() - t0,
+      engine: `preflight ${report.engine.version} (ffmpeg ${report.engine.ffmpeg.version})`,
+      costEstimate: estimate.cost_estimate,
+      mediaIngress: record.mediaIngress ? { ...record.mediaIngress, sha256: report.media.sha256 } : null,
+      artifacts,
+      summary: { block: report.summary.block, watch: report.summary.watch },
+      coverage: report.coverage,
+      reusedFrom: check.reusedFrom?.jobId ?? null,
+      request: null,
+      sourceRedacted: true,
+    } satisfies Partial<JobRecord>);
+    // The ledger entry and the completed job are stored together or not at all: a job is never charged twice.
+    await inTransaction(this.db, async (tx) => {
+      await tx.usage.append(entry);
+      await tx.jobs.finish(completed, this.workerId);
     });
-    this.event(record.jobId, { event_type: 'usage.metered', detail: `${metered.minutesMetered} min${metered.freeRecheck ? ' (free re-check)' : ''}` });
-    this.event(record.jobId, { event_type: 'job.completed', detail: report.verdict });
+    this.reserved.delete(record.jobId);
+    Object.assign(record, completed);
+    await this.event(record.jobId, { event_type: 'usage.metered', detail: `${metered.minutesMetered} min${metered.freeRecheck ? ' (free re-check)' : ''}` });
+    await this.event(record.jobId, { event_type: 'job.completed', detail: report.verdict });
     this.announce(record);
   }
 
@@ -1014,22 +1153,25 @@ export class PreflightService {
     let reason =
       err instanceof EngineError || err instanceof ServiceError ? `${err.code}: ${err.message}` : `internal_error: ${(err as Error).message ?? String(err)}`;
     for (const path of serverPaths.filter(Boolean)) reason = reason.split(path).join('the media');
+    const failed: JobRecord = {
+      ...structuredClone(record),
+      status: 'failed',
+      failureReason: reason,
+      minutesMetered: 0,
+      stage: null,
+      completedAt: now(),
+      processingDurationMs: Date.now() - t0,
+      request: null,
+    };
     try {
-      await this.store.update(() => {
-        record.status = 'failed';
-        record.failureReason = reason;
-        record.minutesMetered = 0;
-        record.stage = null;
-        record.completedAt = now();
-        record.processingDurationMs = Date.now() - t0;
-        record.request = null;
-      });
+      await this.db.jobs.finish(failed, this.workerId);
+      Object.assign(record, failed);
     } catch (storeErr) {
       // The job keeps its last stored state (a restart marks a job left running as interrupted); the caller is told.
       process.stderr.write(`preflight: could not record the failure of job ${record.jobId}: ${(storeErr as Error).message}\n`);
       throw storeErr;
     }
-    this.event(record.jobId, { event_type: 'job.failed', detail: reason });
+    await this.event(record.jobId, { event_type: 'job.failed', detail: reason });
     this.announce(record);
   }
 }

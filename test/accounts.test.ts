@@ -1,10 +1,10 @@
 // Accounts on a real store: API keys and scopes, pinning, operator bootstrap, checkout provisioning and its webhook,
 // abuse limits, spend alerts, usage and margins.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COST_RATES } from '../src/billing/cost-basis.js';
 import { usageAllowance, usageLimitError, type UsageEntry } from '../src/billing/ledger.js';
 import { PLANS } from '../src/billing/plans.js';
@@ -23,25 +23,31 @@ import {
   type KeyPrincipal,
   type Mailer,
 } from '../src/accounts/index.js';
-import { Store } from '../src/store/db.js';
+import type { Database } from '../src/storage/database.js';
+import { emptyDatabase, memoryDatabase, storedRecords, storedText } from './helpers/test-database.js';
 
 const KEY_PATTERN = /^prv_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/;
 const ENV_OPERATOR_KEY = 'env-operator-key-0123456789abcdefghijklmnop';
 const WEBHOOK_SECRET = 'whsec_test_secret_for_checkout';
 
 let home: string;
-let store: Store;
+let db: Database;
 let clock: Date;
+
+beforeAll(async () => {
+  db = await memoryDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'preflight-accounts-'));
-  store = await Store.open(home);
+  await emptyDatabase(db);
   clock = new Date('2026-03-10T12:00:00.000Z');
 });
 
 afterEach(async () => {
-  // Writes are serialised: this one settles after any best-effort lastUsedAt write still in flight.
-  await store.update(() => {});
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -63,10 +69,9 @@ function fakeMailer(sent: SentMail[], fail?: string): Mailer {
 }
 
 function accounts(options: { env?: NodeJS.ProcessEnv; mailer?: Mailer | null } = {}): AccountService {
-  return new AccountService({ store, env: options.env ?? {}, now: () => clock, mailer: options.mailer ?? null });
+  return new AccountService({ db, env: options.env ?? {}, now: () => clock, mailer: options.mailer ?? null });
 }
 
-const dbText = () => readFileSync(join(home, 'db.json'), 'utf8');
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -88,7 +93,7 @@ function thrown(fn: () => unknown): unknown {
 
 async function operatorOf(service: AccountService): Promise<KeyPrincipal> {
   const { created } = await service.ensureOperatorAccess({ bootstrap: true });
-  const principal = service.authenticate(created);
+  const principal = (await service.authenticate(created));
   if (!principal) throw new Error('bootstrap key does not authenticate');
   return principal;
 }
@@ -96,7 +101,7 @@ async function operatorOf(service: AccountService): Promise<KeyPrincipal> {
 /** A workspace key created by an operator, and its principal. */
 async function workspaceKey(service: AccountService, operator: KeyPrincipal, body: Parameters<AccountService['createApiKey']>[1] = {}) {
   const created = await service.createApiKey(operator, body);
-  const principal = service.authenticate(created.apiKey);
+  const principal = (await service.authenticate(created.apiKey));
   if (!principal) throw new Error('new key does not authenticate');
   return { ...created, principal };
 }
@@ -133,15 +138,15 @@ describe('API keys', () => {
     expect(created.key.scopes).not.toContain('operator');
     expect(created.key.scopes).not.toContain('api_keys:write');
 
-    const text = dbText();
+    const text = (await storedText(db));
     expect(text).not.toContain(created.apiKey);
     expect(text).not.toContain(created.apiKey.slice(13));
-    const stored = store.data.apiKeys.find((k) => k.keyId === created.key.keyId);
+    const stored = (await storedRecords(db)).apiKeys.find((k) => k.keyId === created.key.keyId);
     expect(stored?.tokenSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(text).toContain(stored!.tokenSha256);
     expect(text).toContain(created.key.tokenPrefix);
 
-    const listed = service.listApiKeys(operator, { workspace_id: created.key.workspaceId }).keys;
+    const listed = (await service.listApiKeys(operator, { workspace_id: created.key.workspaceId })).keys;
     expect(listed).toHaveLength(1);
     expect(listed[0]).not.toHaveProperty('tokenSha256');
     expect(JSON.stringify(listed)).not.toContain(stored!.tokenSha256);
@@ -153,32 +158,32 @@ describe('API keys', () => {
     const operator = await operatorOf(service);
     const { apiKey, key } = await service.createApiKey(operator, { plan_id: 'studio', overage_cap_cents: 500 });
 
-    const principal = service.authenticate(apiKey);
+    const principal = (await service.authenticate(apiKey));
     expect(principal).toMatchObject({ workspaceId: key.workspaceId, operator: false, planId: 'studio', overageCapCents: 500, keyId: key.keyId });
-    expect(service.authenticate(`Bearer ${apiKey}`)?.keyId).toBe(key.keyId);
+    expect((await service.authenticate(`Bearer ${apiKey}`))?.keyId).toBe(key.keyId);
 
     const wrongSecret = `${apiKey.slice(0, 13)}${'A'.repeat(43)}`;
-    for (const bad of [undefined, '', 'Bearer ', 'nonsense', wrongSecret, `${apiKey}x`]) expect(service.authenticate(bad)).toBeNull();
+    for (const bad of [undefined, '', 'Bearer ', 'nonsense', wrongSecret, `${apiKey}x`]) expect((await service.authenticate(bad))).toBeNull();
 
     await service.revokeApiKey(operator, key.keyId);
-    expect(service.authenticate(apiKey)).toBeNull();
-    expect(service.listApiKeys(operator, { workspace_id: key.workspaceId }).keys[0].active).toBe(false);
+    expect((await service.authenticate(apiKey))).toBeNull();
+    expect((await service.listApiKeys(operator, { workspace_id: key.workspaceId })).keys[0].active).toBe(false);
   });
 
   it('records lastUsedAt at most once a minute', async () => {
     const service = accounts();
     const operator = await operatorOf(service);
     const { apiKey, key } = await service.createApiKey(operator, {});
-    const lastUsed = () => store.data.apiKeys.find((k) => k.keyId === key.keyId)?.lastUsedAt;
+    const lastUsed = async () => (await storedRecords(db)).apiKeys.find((k) => k.keyId === key.keyId)?.lastUsedAt;
 
-    service.authenticate(apiKey);
-    expect(lastUsed()).toBe('2026-03-10T12:00:00.000Z');
+    await service.authenticate(apiKey);
+    expect(await lastUsed()).toBe('2026-03-10T12:00:00.000Z');
     clock = new Date('2026-03-10T12:00:59.000Z');
-    service.authenticate(apiKey);
-    expect(lastUsed()).toBe('2026-03-10T12:00:00.000Z');
+    await service.authenticate(apiKey);
+    expect(await lastUsed()).toBe('2026-03-10T12:00:00.000Z');
     clock = new Date('2026-03-10T12:01:00.000Z');
-    service.authenticate(apiKey);
-    expect(lastUsed()).toBe('2026-03-10T12:01:00.000Z');
+    await service.authenticate(apiKey);
+    expect(await lastUsed()).toBe('2026-03-10T12:01:00.000Z');
   });
 
   it('answers 403 insufficient_scope naming the missing scope', async () => {
@@ -186,10 +191,10 @@ describe('API keys', () => {
     const operator = await operatorOf(service);
     const { principal } = await workspaceKey(service, operator, { scopes: ['jobs:read'] });
 
-    expect(thrown(() => service.listApiKeys(principal))).toMatchObject({ code: 'insufficient_scope', status: 403, details: { requiredScope: 'api_keys:read' } });
+    expect(await rejection(service.listApiKeys(principal))).toMatchObject({ code: 'insufficient_scope', status: 403, details: { requiredScope: 'api_keys:read' } });
     expect(await rejection(service.createApiKey(principal, {}))).toMatchObject({ code: 'insufficient_scope', status: 403, message: expect.stringContaining('api_keys:write') });
-    expect(thrown(() => service.listAbuseEvents(principal))).toMatchObject({ code: 'insufficient_scope', status: 403 });
-    expect(thrown(() => service.listSpendAlerts(principal))).toMatchObject({ code: 'insufficient_scope', status: 403 });
+    expect(await rejection(service.listAbuseEvents(principal))).toMatchObject({ code: 'insufficient_scope', status: 403 });
+    expect(await rejection(service.listSpendAlerts(principal))).toMatchObject({ code: 'insufficient_scope', status: 403 });
     expect(thrown(() => service.requireScope(principal, 'uploads:write'))).toMatchObject({ details: { requiredScope: 'uploads:write' } });
     expect(() => service.requireScope(operator, 'uploads:write')).not.toThrow();
   });
@@ -253,24 +258,24 @@ describe('workspace pinning', () => {
 
   it("lists only the workspace's own keys, whatever workspace_id it asks for", async () => {
     const { service, operator, a, b } = await setUp();
-    const own = service.listApiKeys(a.principal, { workspace_id: b.key.workspaceId }).keys;
+    const own = (await service.listApiKeys(a.principal, { workspace_id: b.key.workspaceId })).keys;
     expect(own.map((k) => k.keyId)).toEqual([a.key.keyId]);
 
-    const all = service.listApiKeys(operator).keys;
+    const all = (await service.listApiKeys(operator)).keys;
     expect(all.map((k) => k.workspaceId)).toEqual(expect.arrayContaining(['operator', a.key.workspaceId, b.key.workspaceId]));
-    expect(service.listApiKeys(operator, { workspace_id: b.key.workspaceId }).keys.map((k) => k.keyId)).toEqual([b.key.keyId]);
+    expect((await service.listApiKeys(operator, { workspace_id: b.key.workspaceId })).keys.map((k) => k.keyId)).toEqual([b.key.keyId]);
   });
 
   it("cannot revoke another workspace's key; the last operator key stays", async () => {
     const { service, operator, a, b } = await setUp();
     expect(await rejection(service.revokeApiKey(a.principal, b.key.keyId))).toMatchObject({ code: 'api_key_not_found', status: 404 });
-    expect(service.authenticate(b.apiKey)).not.toBeNull();
+    expect((await service.authenticate(b.apiKey))).not.toBeNull();
     expect(await rejection(service.revokeApiKey(operator, operator.keyId))).toMatchObject({ code: 'last_operator_key', status: 409 });
 
     const second = await service.createApiKey(operator, { scopes: ['operator'] });
-    expect(service.authenticate(second.apiKey)?.operator).toBe(true);
+    expect((await service.authenticate(second.apiKey))?.operator).toBe(true);
     await service.revokeApiKey(operator, operator.keyId);
-    expect(service.authenticate(second.apiKey)?.operator).toBe(true);
+    expect((await service.authenticate(second.apiKey))?.operator).toBe(true);
   });
 
   it('lets an operator add a key to an existing workspace on its terms', async () => {
@@ -292,17 +297,17 @@ describe('operator bootstrap', () => {
     const service = accounts();
     expect(await service.ensureOperatorAccess({ operatorKeyFromEnv: ENV_OPERATOR_KEY, bootstrap: false })).toEqual({});
     expect(await service.ensureOperatorAccess({ operatorKeyFromEnv: ENV_OPERATOR_KEY, bootstrap: false })).toEqual({});
-    expect(store.data.apiKeys).toHaveLength(1);
-    expect(dbText()).not.toContain(ENV_OPERATOR_KEY);
-    expect(dbText()).not.toContain(ENV_OPERATOR_KEY.slice(0, 12));
-    expect(service.authenticate(`Bearer ${ENV_OPERATOR_KEY}`)).toMatchObject({ operator: true, workspaceId: 'operator' });
-    expect(service.readiness()).toMatchObject({ operatorAuthConfigured: true });
+    expect((await storedRecords(db)).apiKeys).toHaveLength(1);
+    expect((await storedText(db))).not.toContain(ENV_OPERATOR_KEY);
+    expect((await storedText(db))).not.toContain(ENV_OPERATOR_KEY.slice(0, 12));
+    expect((await service.authenticate(`Bearer ${ENV_OPERATOR_KEY}`))).toMatchObject({ operator: true, workspaceId: 'operator' });
+    expect((await service.readiness())).toMatchObject({ operatorAuthConfigured: true });
 
     // A changed environment key retires the previous one.
     const rotated = `${ENV_OPERATOR_KEY}-rotated`;
     await service.ensureOperatorAccess({ operatorKeyFromEnv: rotated, bootstrap: false });
-    expect(service.authenticate(ENV_OPERATOR_KEY)).toBeNull();
-    expect(service.authenticate(rotated)?.operator).toBe(true);
+    expect((await service.authenticate(ENV_OPERATOR_KEY))).toBeNull();
+    expect((await service.authenticate(rotated))?.operator).toBe(true);
   });
 
   it('refuses a PREFLIGHT_OPERATOR_KEY shorter than 32 characters', async () => {
@@ -313,12 +318,12 @@ describe('operator bootstrap', () => {
     const service = accounts();
     const first = await service.ensureOperatorAccess({ bootstrap: true });
     expect(first.created).toMatch(KEY_PATTERN);
-    expect(service.authenticate(first.created)).toMatchObject({ operator: true });
-    expect(dbText()).not.toContain(first.created);
+    expect((await service.authenticate(first.created))).toMatchObject({ operator: true });
+    expect((await storedText(db))).not.toContain(first.created);
 
     expect(await service.ensureOperatorAccess({ bootstrap: true })).toEqual({});
     expect(await service.ensureOperatorAccess({ bootstrap: false })).toEqual({});
-    expect(store.data.apiKeys).toHaveLength(1);
+    expect((await storedRecords(db)).apiKeys).toHaveLength(1);
   });
 
   it('starts without either when a key is already stored', async () => {
@@ -326,7 +331,7 @@ describe('operator bootstrap', () => {
     const operator = await operatorOf(service);
     await service.createApiKey(operator, {});
     // A fresh process on the same data dir.
-    const reopened = new AccountService({ store: await Store.open(home), env: {}, mailer: null });
+    const reopened = new AccountService({ db, env: {}, mailer: null });
     expect(await reopened.ensureOperatorAccess({ bootstrap: false })).toEqual({});
   });
 });
@@ -351,12 +356,12 @@ describe('checkout provisioning', () => {
       checkoutSubscriptionId: 'sub_123',
       checkoutCustomerId: 'cus_9',
     });
-    expect(service.authenticate(first.apiKey!)?.workspaceId).toBe(first.key.workspaceId);
+    expect((await service.authenticate(first.apiKey!))?.workspaceId).toBe(first.key.workspaceId);
 
     const again = await service.provisionCheckout(operator, { ...body, plan_price_cents: 1 } as never);
     expect(again).toMatchObject({ apiKey: null, idempotentReplay: true, key: { keyId: first.key.keyId } });
     expect(again.warning).toMatch(/replay/i);
-    expect(store.data.apiKeys.filter((k) => k.provisioningId === 'creator:sub:sub_123')).toHaveLength(1);
+    expect((await storedRecords(db)).apiKeys.filter((k) => k.provisioningId === 'creator:sub:sub_123')).toHaveLength(1);
   });
 
   it('answers 400 invalid_provisioning naming an invalid plan or a missing owner email', async () => {
@@ -408,7 +413,7 @@ describe('checkout webhook', () => {
     for (const signature of [undefined, '', 'zz', sign(paid, 'another-secret'), sign(`${paid} `)]) {
       expect(await rejection(service.handleCheckoutWebhook(paid, signature))).toMatchObject({ code: 'invalid_signature', status: 401 });
     }
-    expect(store.data.apiKeys).toHaveLength(0);
+    expect((await storedRecords(db)).apiKeys).toHaveLength(0);
   });
 
   it('provisions a paid event once, emails the key to the owner, and replays with 200', async () => {
@@ -428,13 +433,13 @@ describe('checkout webhook', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].to).toBe('buyer@example.com');
     const emailedKey = sent[0].text.match(/prv_[0-9a-f]{8}_[A-Za-z0-9_-]{43}/)?.[0];
-    expect(service.authenticate(emailedKey)?.planId).toBe('studio');
+    expect((await service.authenticate(emailedKey))?.planId).toBe('studio');
 
     const again = await service.handleCheckoutWebhook(paid, `sha256=${sign(paid)}`);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ apiKey: null, idempotentReplay: true, keyDelivery: null });
     expect(sent).toHaveLength(1);
-    expect(store.data.apiKeys).toHaveLength(1);
+    expect((await storedRecords(db)).apiKeys).toHaveLength(1);
   });
 
   it('verifies the signature over raw bytes', async () => {
@@ -463,7 +468,7 @@ describe('checkout webhook', () => {
     expect(await rejection(service.handleCheckoutWebhook(notJson, sign(notJson)))).toMatchObject({ code: 'invalid_webhook_payload', status: 400 });
     const noEmail = JSON.stringify({ type: 'order.paid', data: { plan_id: 'creator' } });
     expect(await rejection(service.handleCheckoutWebhook(noEmail, sign(noEmail)))).toMatchObject({ code: 'invalid_provisioning', status: 400 });
-    expect(store.data.apiKeys).toHaveLength(0);
+    expect((await storedRecords(db)).apiKeys).toHaveLength(0);
   });
 });
 
@@ -480,7 +485,7 @@ describe('abuse limits', () => {
     await expect(service.checkAbuseLimits(creator.principal, { durationSeconds: 120 * 60, activeJobs: 0 })).resolves.toBeUndefined();
     const error = await rejection(service.checkAbuseLimits(creator.principal, { durationSeconds: 120 * 60 + 1, activeJobs: 0 }));
     expect(error).toMatchObject({ code: 'duration_limit_exceeded', status: 413 });
-    const [event] = service.listAbuseEvents(creator.principal).abuseEvents;
+    const [event] = (await service.listAbuseEvents(creator.principal)).abuseEvents;
     expect(AbuseEventSchema.parse(event)).toEqual(event);
     expect(event).toMatchObject({
       error: 'duration_limit_exceeded',
@@ -503,15 +508,15 @@ describe('abuse limits', () => {
       code: 'upload_size_limit_exceeded',
       status: 413,
     });
-    expect(store.data.abuseEvents.map((e) => e.error)).toEqual(['upload_size_limit_exceeded']);
+    expect((await storedRecords(db)).abuseEvents.map((e) => e.error)).toEqual(['upload_size_limit_exceeded']);
   });
 
   it('refuses a job beyond the active-job limit with 429 and stores the event', async () => {
     const { service, creator } = await creatorKey();
     await expect(service.checkAbuseLimits(creator.principal, { activeJobs: 2 })).resolves.toBeUndefined();
     expect(await rejection(service.checkAbuseLimits(creator.principal, { activeJobs: 3 }))).toMatchObject({ code: 'active_jobs_limit_exceeded', status: 429 });
-    expect(store.data.abuseEvents).toHaveLength(1);
-    expect(store.data.abuseEvents[0]).toMatchObject({ error: 'active_jobs_limit_exceeded', status: 429, maxActiveJobs: 3 });
+    expect((await storedRecords(db)).abuseEvents).toHaveLength(1);
+    expect((await storedRecords(db)).abuseEvents[0]).toMatchObject({ error: 'active_jobs_limit_exceeded', status: 429, maxActiveJobs: 3 });
   });
 
   it('does not limit operators; free-tier workspaces get the free limits', async () => {
@@ -548,14 +553,14 @@ describe('abuse limits', () => {
     await rejection(service.checkAbuseLimits(creator.principal, { durationSeconds: 1e6, activeJobs: 0 }));
     await rejection(service.checkAbuseLimits(other.principal, { activeJobs: 5 }));
 
-    expect(service.listAbuseEvents(creator.principal, { workspace_id: other.key.workspaceId }).abuseEvents.map((e) => e.error)).toEqual([
+    expect((await service.listAbuseEvents(creator.principal, { workspace_id: other.key.workspaceId })).abuseEvents.map((e) => e.error)).toEqual([
       'duration_limit_exceeded',
       'active_jobs_limit_exceeded',
     ]);
-    expect(service.listAbuseEvents(operator).abuseEvents).toHaveLength(3);
-    expect(service.listAbuseEvents(operator, { workspace_id: other.key.workspaceId, limit: 1 }).abuseEvents).toHaveLength(1);
-    expect(service.listAbuseEvents(operator, { limit: '2' as never }).abuseEvents).toHaveLength(2);
-    expect(thrown(() => service.listAbuseEvents(operator, { limit: 201 }))).toMatchObject({ code: 'invalid_query', status: 400 });
+    expect((await service.listAbuseEvents(operator)).abuseEvents).toHaveLength(3);
+    expect((await service.listAbuseEvents(operator, { workspace_id: other.key.workspaceId, limit: 1 })).abuseEvents).toHaveLength(1);
+    expect((await service.listAbuseEvents(operator, { limit: '2' as never })).abuseEvents).toHaveLength(2);
+    expect(await rejection(service.listAbuseEvents(operator, { limit: 201 }))).toMatchObject({ code: 'invalid_query', status: 400 });
   });
 });
 
@@ -603,10 +608,10 @@ describe('spend alerts', () => {
     const port: number = await new Promise((r) => smtp.listen(0, '127.0.0.1', () => r((smtp.address() as { port: number }).port)));
     try {
       // No mailer given: the service builds its nodemailer transport from the environment.
-      const service = new AccountService({ store, env: { PREFLIGHT_SMTP_URL: `smtp://127.0.0.1:${port}`, PREFLIGHT_ALERT_FROM: 'alerts@example.test' }, now: () => clock });
+      const service = new AccountService({ db, env: { PREFLIGHT_SMTP_URL: `smtp://127.0.0.1:${port}`, PREFLIGHT_ALERT_FROM: 'alerts@example.test' }, now: () => clock });
       const operator = await operatorOf(service);
       const creator = await workspaceKey(service, operator, { plan_id: 'creator', owner_email: 'owner@example.test', scopes: ['api_keys:read'] });
-      await store.update((d) => d.usage.push(usageEntry(creator.key.workspaceId, 6000)));
+      await db.usage.append(usageEntry(creator.key.workspaceId, 6000));
       const alert = await service.afterUsage(creator.principal, crossing);
       expect(alert).toMatchObject({ status: 'sent', provider: 'smtp', ownerEmail: 'owner@example.test' });
       expect(mails).toHaveLength(1);
@@ -618,7 +623,7 @@ describe('spend alerts', () => {
 
   it('records one skipped alert without SMTP when overage crosses 100 % of the plan price', async () => {
     const { service, creator } = await creatorAccount(null);
-    await store.update((d) => d.usage.push(usageEntry(creator.key.workspaceId, 6000)));
+    await db.usage.append(usageEntry(creator.key.workspaceId, 6000));
     expect(await service.afterUsage(creator.principal, { minutesBefore: 5000, minutesAfter: 5999, billingPeriod: period })).toBeNull();
 
     const alert = await service.afterUsage(creator.principal, crossing);
@@ -643,7 +648,7 @@ describe('spend alerts', () => {
 
     expect(await service.afterUsage(creator.principal, crossing)).toBeNull();
     expect(await service.afterUsage(creator.principal, { minutesBefore: 6000, minutesAfter: 9000, billingPeriod: period })).toBeNull();
-    expect(service.listSpendAlerts(creator.principal).spendAlerts).toHaveLength(1);
+    expect((await service.listSpendAlerts(creator.principal)).spendAlerts).toHaveLength(1);
 
     // A new period may alert again.
     expect(await service.afterUsage(creator.principal, { ...crossing, billingPeriod: '2026-04' })).toMatchObject({ billingPeriod: '2026-04' });
@@ -665,19 +670,19 @@ describe('spend alerts', () => {
   });
 
   it('builds the SMTP mailer from PREFLIGHT_SMTP_URL: skipped when unset, failed when the server is unreachable', async () => {
-    const unset = new AccountService({ store, env: {}, now: () => clock });
-    expect(unset.readiness().smtpConfigured).toBe(false);
+    const unset = new AccountService({ db, env: {}, now: () => clock });
+    expect((await unset.readiness()).smtpConfigured).toBe(false);
     const operator = await operatorOf(unset);
     const creator = await workspaceKey(unset, operator, { plan_id: 'creator', owner_email: 'c@example.com' });
     expect(await unset.afterUsage(creator.principal, crossing)).toMatchObject({ status: 'skipped', provider: null });
 
     const env = { PREFLIGHT_SMTP_URL: 'smtp://127.0.0.1:1', PREFLIGHT_ALERT_FROM: 'alerts@example.com' };
-    const smtp = new AccountService({ store, env, now: () => clock });
-    expect(smtp.readiness().smtpConfigured).toBe(true);
+    const smtp = new AccountService({ db, env, now: () => clock });
+    expect((await smtp.readiness()).smtpConfigured).toBe(true);
     const alert = await smtp.afterUsage(creator.principal, { ...crossing, billingPeriod: '2026-04' });
     expect(alert).toMatchObject({ status: 'failed', provider: 'smtp', providerMessageId: null, error: expect.stringMatching(/ECONNREFUSED|connect/i) });
 
-    expect(() => new AccountService({ store, env: { PREFLIGHT_SMTP_URL: 'mail.example.com' } })).toThrow(/smtp:\/\//);
+    expect(() => new AccountService({ db, env: { PREFLIGHT_SMTP_URL: 'mail.example.com' } })).toThrow(/smtp:\/\//);
   });
 
   it('sends one alert when two usages cross at once', async () => {
@@ -686,7 +691,7 @@ describe('spend alerts', () => {
     const both = await Promise.all([service.afterUsage(creator.principal, crossing), service.afterUsage(creator.principal, { ...crossing, minutesAfter: 6100 })]);
     expect(both.filter(Boolean)).toHaveLength(1);
     expect(sent).toHaveLength(1);
-    expect(store.data.spendAlerts).toHaveLength(1);
+    expect((await storedRecords(db)).spendAlerts).toHaveLength(1);
   });
 
   it('never alerts a plan without a price, and pins the list', async () => {
@@ -694,8 +699,8 @@ describe('spend alerts', () => {
     const free = await workspaceKey(service, operator, { scopes: ['api_keys:read'] });
     expect(await service.afterUsage(free.principal, { minutesBefore: 0, minutesAfter: 1_000_000, billingPeriod: period })).toBeNull();
     await service.afterUsage(creator.principal, crossing);
-    expect(service.listSpendAlerts(free.principal, { workspace_id: creator.key.workspaceId }).spendAlerts).toEqual([]);
-    expect(service.listSpendAlerts(operator).spendAlerts).toHaveLength(1);
+    expect((await service.listSpendAlerts(free.principal, { workspace_id: creator.key.workspaceId })).spendAlerts).toEqual([]);
+    expect((await service.listSpendAlerts(operator)).spendAlerts).toHaveLength(1);
   });
 });
 
@@ -705,39 +710,37 @@ describe('usage and margins', () => {
     const operator = await operatorOf(service);
     const creator = await workspaceKey(service, operator, { plan_id: 'creator', scopes: ['jobs:read'] });
     const studio = await workspaceKey(service, operator, { plan_id: 'studio', scopes: ['jobs:read'] });
-    await store.update((d) => {
-      d.usage.push(usageEntry(creator.key.workspaceId, 100));
-      d.usage.push(usageEntry(creator.key.workspaceId, 0, { mediaMinutes: 20, freeRecheck: true }));
-      d.usage.push(usageEntry(studio.key.workspaceId, 50));
-      d.usage.push(usageEntry(creator.key.workspaceId, 7, { billingPeriod: '2026-02' }));
-    });
+    await db.usage.append(usageEntry(creator.key.workspaceId, 100));
+    await db.usage.append(usageEntry(creator.key.workspaceId, 0, { mediaMinutes: 20, freeRecheck: true }));
+    await db.usage.append(usageEntry(studio.key.workspaceId, 50));
+    await db.usage.append(usageEntry(creator.key.workspaceId, 7, { billingPeriod: '2026-02' }));
     return { service, operator, creator, studio };
   }
 
   it('lists usage pinned to the workspace, all of it for operators', async () => {
     const { service, operator, creator } = await seeded();
-    const own = service.listUsage(creator.principal);
+    const own = (await service.listUsage(creator.principal));
     expect(UsageOutputSchema.parse(own)).toEqual(own);
     expect(own.entries).toHaveLength(3);
     expect(own.entries.every((e) => e.workspaceId === creator.key.workspaceId)).toBe(true);
     expect(own.entries[0].billingPeriod).toBe('2026-02');
     expect(own.totals).toEqual({ billingPeriod: '2026-03', minutesMetered: 100 });
-    expect(service.listUsage(creator.principal, { billing_period: '2026-02' }).totals.minutesMetered).toBe(7);
-    expect(service.listUsage(creator.principal, { limit: 1 }).entries).toHaveLength(1);
+    expect((await service.listUsage(creator.principal, { billing_period: '2026-02' })).totals.minutesMetered).toBe(7);
+    expect((await service.listUsage(creator.principal, { limit: 1 })).entries).toHaveLength(1);
 
-    const all = service.listUsage(operator);
+    const all = (await service.listUsage(operator));
     expect(all.entries).toHaveLength(4);
     expect(all.totals.minutesMetered).toBe(150);
   });
 
   it('refuses margins to workspace keys with 403', async () => {
     const { service, creator } = await seeded();
-    expect(thrown(() => service.margins(creator.principal))).toMatchObject({ code: 'insufficient_scope', status: 403, details: { requiredScope: 'operator' } });
+    expect(await rejection(service.margins(creator.principal))).toMatchObject({ code: 'insufficient_scope', status: 403, details: { requiredScope: 'operator' } });
   });
 
   it('gives operators revenue, COGS and gross margin per workspace', async () => {
     const { service, operator, creator, studio } = await seeded();
-    const out = service.margins(operator, { billing_period: '2026-03' });
+    const out = (await service.margins(operator, { billing_period: '2026-03' }));
     expect(MarginsOutputSchema.parse(out)).toEqual(out);
     const cogsPerMinute = COST_RATES.deterministicUsdPerMediaMinute * 100;
 
@@ -753,6 +756,6 @@ describe('usage and margins', () => {
     expect(out.totals.revenueCents).toBe(9900 + 29900);
     expect(out.totals.cogsCents).toBeCloseTo(170 * cogsPerMinute, 3);
     expect(out.totals.grossMarginPct).toBeGreaterThan(95);
-    expect(service.margins(operator, { billing_period: '2026-03', limit: 1 }).workspaces).toHaveLength(1);
+    expect((await service.margins(operator, { billing_period: '2026-03', limit: 1 })).workspaces).toHaveLength(1);
   });
 });

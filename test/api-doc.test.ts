@@ -73,9 +73,9 @@ beforeAll(async () => {
   const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
   // The same services and doors as `preflight serve` (entry/serve-doors.ts).
   service = await PreflightService.open({ home, env });
-  const accounts = new AccountService({ store: service.records, env });
+  const accounts = new AccountService({ db: service.records, env });
   webhooks = new WebhookService({
-    store: service.records,
+    db: service.records,
     env,
     home,
     send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o),

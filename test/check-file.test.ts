@@ -33,7 +33,7 @@ describe('checkFile', () => {
     try {
       const { job } = await service.createJob(LOCAL_PRINCIPAL, { file_path: file, ...args });
       expect(job.status).toBe('completed');
-      const fromJob = ReportSchema.parse(service.getReport(LOCAL_PRINCIPAL, job.jobId));
+      const fromJob = ReportSchema.parse((await service.getReport(LOCAL_PRINCIPAL, job.jobId)));
       expect(Object.keys(fromCli.usage!).sort()).toEqual(['billingPeriod', 'freeRecheck', 'mediaMinutes', 'minutesMetered']);
       expect(fromCli.costEstimate).not.toBeNull();
       expect(withoutRunFields(fromCli)).toEqual(withoutRunFields(fromJob));

@@ -1,6 +1,6 @@
 // Hostile input over a real port: numbers out of any sane range, and the service still answering afterwards.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,7 +160,6 @@ describe('free-form JSON', () => {
       expect(fine.status, fine.text).toBe(200);
       const other = await api(own, 'POST', '/v1/qc/jobs', { key: keys[1], body: { upload_id: await upload(own, keys[1]), process_async: true } });
       expect(other.status, other.text).toBe(202);
-      expect(statSync(`${own.home}/db.json`).size).toBeLessThan(100_000);
 
       own.proc.kill('SIGTERM');
       await new Promise((r) => own.proc.on('exit', r));
@@ -304,7 +303,13 @@ describe('smaller holes', () => {
       expect(listed.json.jobs.map((j: { jobId: string }) => j.jobId)).toEqual([created.json.jobId]);
       expect(listed.text).not.toContain('secret-signature');
       expect((await api(server, 'GET', `/v1/qc/jobs?source_url=${encodeURIComponent(`http://127.0.0.1:${port}/elsewhere.mp4`)}`, { key: workspaceKey })).json.jobs).toEqual([]);
-      expect(readFileSync(`${server.home}/db.json`, 'utf8')).not.toContain('secret-signature');
+      // Every byte the embedded database keeps on disk (uncompressed pages: short strings are stored as they are).
+      const stored = readdirSync(join(server.home, 'db'), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
+        .join('');
+      expect(stored).toContain(created.json.jobId);
+      expect(stored).not.toContain('secret-signature');
     } finally {
       files.close();
     }
@@ -325,7 +330,7 @@ describe('smaller holes', () => {
 describe('async creates', () => {
   it('answer 202 whatever the background worker did with the job meanwhile', async () => {
     const service = await PreflightService.open({ home: mkdtempSync(join(tmpdir(), 'preflight-async-')), env: { PREFLIGHT_SIGNING_KEY: 'async-signing-key-0123456789' } });
-    const accounts = new AccountService({ store: service.records, env: {}, mailer: null });
+    const accounts = new AccountService({ db: service.records, env: {}, mailer: null });
     const { created: operatorKey } = await accounts.ensureOperatorAccess({ bootstrap: true });
     const door = await startHttpDoor(
       { service, auth: accounts, state: () => collectOperationalState({ service, env: {}, version: ENGINE_VERSION, engine: engineCapabilities }) },

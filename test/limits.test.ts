@@ -18,11 +18,11 @@ afterEach(async () => {
 async function setUp() {
   const service = await PreflightService.open({ home: mkdtempSync(join(tmpdir(), 'preflight-limits-')), env });
   opened.push(service);
-  const accounts = new AccountService({ store: service.records, env: {}, mailer: null });
+  const accounts = new AccountService({ db: service.records, env: {}, mailer: null });
   service.attachAccounts(accounts);
   const { created } = await accounts.ensureOperatorAccess({ bootstrap: true });
-  const operator = accounts.authenticate(created)!;
-  const keyFor = async (body: Parameters<AccountService['createApiKey']>[1]): Promise<KeyPrincipal> => accounts.authenticate((await accounts.createApiKey(operator, body)).apiKey)!;
+  const operator = (await accounts.authenticate(created))!;
+  const keyFor = async (body: Parameters<AccountService['createApiKey']>[1]): Promise<KeyPrincipal> => (await accounts.authenticate((await accounts.createApiKey(operator, body)).apiKey))!;
   return { service, accounts, operator, keyFor };
 }
 
@@ -43,8 +43,8 @@ describe('the usage allowance', () => {
     });
     // Declaring less changes nothing.
     await expect(service.createJob(key, { file_path: await threeMinutes(660), duration_seconds: 1 })).rejects.toMatchObject({ code: 'usage_limit_exceeded' });
-    expect(accounts.listUsage(key).totals.minutesMetered).toBe(3);
-    expect(accounts.listAbuseEvents(key).abuseEvents.filter((e) => e.error === 'usage_limit_exceeded')).toHaveLength(2);
+    expect((await accounts.listUsage(key)).totals.minutesMetered).toBe(3);
+    expect((await accounts.listAbuseEvents(key)).abuseEvents.filter((e) => e.error === 'usage_limit_exceeded')).toHaveLength(2);
   });
 
   it('holds for checks running at the same time', async () => {
@@ -53,7 +53,7 @@ describe('the usage allowance', () => {
     const results = await Promise.allSettled([service.createJob(key, { file_path: await threeMinutes(440) }), service.createJob(key, { file_path: await threeMinutes(550) })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'usage_limit_exceeded' } });
-    expect(accounts.listUsage(key).totals.minutesMetered).toBe(3);
+    expect((await accounts.listUsage(key)).totals.minutesMetered).toBe(3);
   });
 
   it('holds for queued jobs when they are drained', async () => {
@@ -65,7 +65,7 @@ describe('the usage allowance', () => {
     const drained = await service.drain(key, {});
     expect(drained.jobs[0]).toMatchObject({ jobId: job.jobId, status: 'failed', minutesMetered: 0 });
     expect(drained.jobs[0].failureReason).toMatch(/^usage_limit_exceeded/);
-    expect(accounts.listUsage(key).totals.minutesMetered).toBe(3);
+    expect((await accounts.listUsage(key)).totals.minutesMetered).toBe(3);
   });
 
   it('lets a re-check of a file already charged this month through at the cap, for free', async () => {
@@ -83,16 +83,16 @@ describe("a workspace's economics", () => {
   it('price its estimates, job estimates, ledger entries and margins alike, whatever a workspace key asks for', async () => {
     const { service, accounts, operator, keyFor } = await setUp();
     const key = await keyFor({ workspace_id: 'ws_studio', plan_id: 'studio' });
-    const own = service.estimate(key, { minutes: 1 });
+    const own = (await service.estimate(key, { minutes: 1 }));
     expect(own.plan_id).toBe('studio');
     // A workspace key cannot price itself on other terms.
-    expect(service.estimate(key, { minutes: 1, plan_id: 'free', plan_price_cents: 10_000_000, included_minutes: 1 })).toEqual(own);
+    expect((await service.estimate(key, { minutes: 1, plan_id: 'free', plan_price_cents: 10_000_000, included_minutes: 1 }))).toEqual(own);
     const { job } = await service.createJob(key, { file_path: await fx.clean(), plan_id: 'free', plan_price_cents: 10_000_000, included_minutes: 1 });
     expect(job.costEstimate).toEqual(own.cost_estimate);
-    const [entry] = accounts.listUsage(key).entries;
+    const [entry] = (await accounts.listUsage(key)).entries;
     expect(entry.planId).toBe('studio');
-    expect(accounts.margins(operator).workspaces.find((w) => w.workspaceId === 'ws_studio')).toMatchObject({ planId: 'studio' });
+    expect((await accounts.margins(operator)).workspaces.find((w) => w.workspaceId === 'ws_studio')).toMatchObject({ planId: 'studio' });
     // Operators may still price a request on named terms.
-    expect(service.estimate(operator, { minutes: 1, plan_id: 'network' }).plan_id).toBe('network');
+    expect((await service.estimate(operator, { minutes: 1, plan_id: 'network' })).plan_id).toBe('network');
   });
 });

@@ -2,17 +2,45 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import { QcJobSchema } from '../src/schemas/job.js';
 import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
+import { databaseOptions, openDatabase, type Database } from '../src/storage/database.js';
 import * as fx from './helpers/fixtures.js';
+import { POSTGRES_HINT, POSTGRES_URL } from './helpers/storage-engines.js';
 
 const open: PreflightService[] = [];
 const env = { PREFLIGHT_SIGNING_KEY: 'service-test-signing-key-0123' } as NodeJS.ProcessEnv;
 
+/** The engine the running suite stores on: embedded by default, the Postgres server for the second run. */
+let postgresUrl: string | null = null;
+const schemas = new Set<string>();
+
+/** A data dir's environment: on Postgres, a schema of its own (named after the data dir), so tests never share records. */
+function envFor(home: string): NodeJS.ProcessEnv {
+  if (!postgresUrl) return env;
+  const schema = `pf_svc_${createHash('sha256').update(home).digest('hex').slice(0, 16)}`;
+  schemas.add(schema);
+  return { ...env, PREFLIGHT_DATABASE_URL: postgresUrl, PREFLIGHT_DATABASE_SCHEMA: schema };
+}
+
+async function dropSchemas(): Promise<void> {
+  if (!postgresUrl || schemas.size === 0) return;
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    schemas.clear();
+    await client.end();
+  }
+}
+
 async function service(home = mkdtempSync(join(tmpdir(), 'preflight-svc-'))): Promise<{ svc: PreflightService; home: string }> {
-  const svc = await PreflightService.open({ home, env });
+  const svc = await PreflightService.open({ home, env: envFor(home) });
   open.push(svc);
   return { svc, home };
 }
@@ -21,10 +49,29 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
+/** Changes the data dir's database while no service has it open (what a crash or another process left). */
+async function withDatabase(home: string, change: (db: Database) => Promise<unknown>): Promise<void> {
+  const db = await openDatabase(databaseOptions(home, envFor(home)));
+  try {
+    await change(db);
+  } finally {
+    await db.close();
+  }
+}
+
 const alice: Principal = { workspaceId: 'ws_alice', scopes: ['*'], operator: false };
 const bob: Principal = { workspaceId: 'ws_bob', scopes: ['*'], operator: false };
 
-describe('service', () => {
+/** The whole suite, on the engine `url` names (null: embedded). */
+function serviceSuite(url: string | null) {
+  beforeAll(() => {
+    postgresUrl = url;
+  });
+  afterAll(async () => {
+    await dropSchemas();
+    postgresUrl = null;
+  });
+
   it('runs a sync job to completion with the QcJob fields, real stage timings and artifacts on disk', async () => {
     const { svc, home } = await service();
     const { job } = await svc.createJob(alice, { file_path: await fx.clean(), profile: 'generic_creator_video' });
@@ -37,8 +84,8 @@ describe('service', () => {
     expect([...elapsed].sort((a, b) => a - b)).toEqual(elapsed);
     expect(job.mediaIngress).toMatchObject({ mode: 'local_or_remote_source', storageMode: 'durable_filesystem', ephemeral: false });
     expect(JSON.stringify(job)).not.toContain(home);
-    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['events.jsonl', 'markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.html', 'report.json']);
-    expect(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).jobs).toHaveLength(1);
+    expect(readdirSync(join(home, 'jobs', job.jobId)).sort()).toEqual(['markers-avid.txt', 'markers-premiere.xml', 'markers.csv', 'markers.edl', 'markers.fcpxml', 'receipt.json', 'report.html', 'report.json']);
+    expect(await svc.records.jobs.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('queues process_async jobs and processes them on drain, for their own workspace only', async () => {
@@ -57,9 +104,9 @@ describe('service', () => {
     const { svc } = await service();
     const file = await fx.clean();
     const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1' });
-    expect(() => svc.getJob(bob, job.jobId)).toThrow(/No job/);
-    expect(() => svc.getReport(bob, job.jobId)).toThrow(/No job/);
-    expect(svc.listJobs(bob, {})).toEqual([]);
+    await expect(svc.getJob(bob, job.jobId)).rejects.toThrow(/No job/);
+    await expect(svc.getReport(bob, job.jobId)).rejects.toThrow(/No job/);
+    expect((await svc.listJobs(bob, {}))).toEqual([]);
     const bobs = await svc.createJob(bob, { file_path: file, idempotency_key: 'k1' });
     expect(bobs.replay).toBe(false);
     expect(bobs.job.jobId).not.toBe(job.jobId);
@@ -78,10 +125,10 @@ describe('service', () => {
     await svc.close();
     open.pop();
     // 199 more minutes used this month: the plan's 200 included minutes are gone.
-    const dbPath = join(home, 'db.json');
-    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-    db.usage.push({ ...db.usage[0], entryId: 'use_bulk', jobId: 'job_bulk', sha256: 'f'.repeat(64), minutesMetered: 199, mediaMinutes: 199 });
-    writeFileSync(dbPath, JSON.stringify(db));
+    await withDatabase(home, async (db) => {
+      const [first] = await db.usage.list();
+      await db.usage.append({ ...first!, entryId: 'use_bulk', jobId: 'job_bulk', sha256: 'f'.repeat(64), minutesMetered: 199, mediaMinutes: 199 });
+    });
     const { svc: reopened } = await service(home);
     await expect(reopened.createJob(free, { file_path: await fx.letterbox() })).rejects.toMatchObject({
       code: 'usage_limit_exceeded',
@@ -107,7 +154,7 @@ describe('service', () => {
     // Declared nothing: the pre-check passes; the probe finds 8 s and the job is refused with 413 before decoding.
     await expect(svc.createJob(alice, { file_path: await fx.clean() })).rejects.toMatchObject({ code: 'duration_limit_exceeded', status: 413 });
     expect(seen.map((s) => s.durationSeconds)).toEqual([undefined, 8]);
-    const [job] = svc.listJobs(alice, {});
+    const [job] = (await svc.listJobs(alice, {}));
     expect(job).toMatchObject({ status: 'failed', minutesMetered: 0 });
     expect(job.failureReason).toMatch(/^duration_limit_exceeded/);
     expect(job.observability?.stages.map((s) => s.status)).toEqual(['probe']);
@@ -122,8 +169,8 @@ describe('service', () => {
     expect(job).toMatchObject({ status: 'failed', minutesMetered: 0, verdict: null });
     expect(job.failureReason).toMatch(/^unsupported_media: /);
     expect(job.failureReason).not.toContain(dir);
-    expect(svc.getEvents(alice, job.jobId).map((e) => e.event_type)).toContain('job.failed');
-    expect(() => svc.getReport(alice, job.jobId)).toThrow(/failed/);
+    expect((await svc.getEvents(alice, job.jobId)).map((e) => e.event_type)).toContain('job.failed');
+    await expect(svc.getReport(alice, job.jobId)).rejects.toThrow(/failed/);
   });
 
   it('marks jobs left running by a crash as failed (interrupted) at start-up', async () => {
@@ -133,17 +180,15 @@ describe('service', () => {
     await svc.close();
     open.pop();
     // Simulate a crash mid-run: the record says running.
-    const dbPath = join(home, 'db.json');
-    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-    db.jobs[0].status = 'running';
-    writeFileSync(dbPath, JSON.stringify(db));
+    // A worker took it and died: its lease ran out (on the embedded engine every job left running is interrupted).
+    await withDatabase(home, (db) => db.jobs.claim(job.jobId, 'a-worker-that-crashed', 1_000, new Date(Date.now() - 60_000)));
     const { svc: reopened } = await service(home);
-    expect(reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+    expect((await reopened.getJob(alice, job.jobId))).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
   });
 
   it('refuses a second service on the same data dir', async () => {
     const { home } = await service();
-    await expect(PreflightService.open({ home, env })).rejects.toThrow(/already using the data dir/);
+    await expect(PreflightService.open({ home, env: envFor(home) })).rejects.toThrow(/already using the data dir/);
   });
 
   it('decodes inline media to a temp file and always deletes it', async () => {
@@ -183,8 +228,11 @@ describe('service', () => {
     const { svc } = await service();
     const { job } = await svc.createJob(alice, { file_path: await fx.verticalShort() }, {}, { waitMs: 1 });
     expect(job.status).toBe('running');
-    for (let i = 0; i < 200 && svc.getJob(alice, job.jobId).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(svc.getJob(alice, job.jobId).status).toBe('completed');
+    for (let i = 0; i < 200 && (await svc.getJob(alice, job.jobId)).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await svc.getJob(alice, job.jobId)).status).toBe('completed');
     expect(existsSync(join(tmpdir()))).toBe(true);
   });
-});
+}
+
+describe('service (pglite)', () => serviceSuite(null));
+describe.skipIf(!POSTGRES_URL)(`service (postgres)${POSTGRES_URL ? '' : ` (skipped: ${POSTGRES_HINT})`}`, () => serviceSuite(POSTGRES_URL));

@@ -1,6 +1,6 @@
-// Webhook endpoints and deliveries against a real loopback receiver and a real Store on disk.
+// Webhook endpoints and deliveries against a real loopback receiver and a real (embedded) database.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
-import { Store } from '../src/store/db.js';
+import type { Database } from '../src/storage/database.js';
+import { emptyDatabase, memoryDatabase, storedText } from './helpers/test-database.js';
 import {
   WebhookDeliverySchema,
   WebhookDrainResultSchema,
@@ -106,19 +107,28 @@ const fetchPoster: WebhookSender = async (url, body, headers, options) => {
 // ------------------------------------------------------------------ a service on a temp data dir
 
 const homes: string[] = [];
+let db: Database;
 
-afterEach(() => {
+beforeAll(async () => {
+  db = await memoryDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+afterEach(async () => {
   receiver.reset();
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+  await emptyDatabase(db);
 });
 
 async function setup(options: { env?: Record<string, string>; home?: string; attemptTimeoutMs?: number } = {}) {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'preflight-webhooks-'));
   if (!options.home) homes.push(home);
-  const store = await Store.open(home);
+  const store = db;
   const clock = { now: new Date(Math.floor(Date.now() / 1000) * 1000) };
   const service = new WebhookService({
-    store,
+    db: store,
     env: options.env ?? TEST_ENV,
     home,
     send: fetchPoster,
@@ -276,7 +286,7 @@ describe('webhook deliveries', () => {
 
     advance(24 * 3600_000);
     expect((await service.drain(A)).processed).toBe(0);
-    expect(service.listDeliveries(A, { status: 'failed' }).deliveries).toHaveLength(1);
+    expect((await service.listDeliveries(A, { status: 'failed' })).deliveries).toHaveLength(1);
 
     receiver.always(200);
     const manual = await service.retryDelivery(A, (last as { deliveryId: string }).deliveryId);
@@ -326,8 +336,8 @@ describe('webhook deliveries', () => {
     const endpoint = await service.createEndpoint(A, { url: receiver.url() });
     const [pending] = await service.enqueueJobEvent(finishedJob());
     expect(await service.deleteEndpoint(A, endpoint.webhookId)).toEqual({ webhookId: endpoint.webhookId, deleted: true });
-    expect(service.listEndpoints(A).endpoints).toEqual([]);
-    const [after] = service.listDeliveries(A).deliveries;
+    expect((await service.listEndpoints(A)).endpoints).toEqual([]);
+    const [after] = (await service.listDeliveries(A)).deliveries;
     expect(after).toMatchObject({ deliveryId: pending.deliveryId, status: 'failed', lastError: 'webhook endpoint deleted' });
     expect((await service.drain(A)).processed).toBe(0);
     expect(receiver.received).toHaveLength(0);
@@ -336,13 +346,13 @@ describe('webhook deliveries', () => {
   it('sends due deliveries from the background worker', async () => {
     const home = mkdtempSync(join(tmpdir(), 'preflight-webhooks-'));
     homes.push(home);
-    const service = new WebhookService({ store: await Store.open(home), env: TEST_ENV, home, send: fetchPoster });
+    const service = new WebhookService({ db, env: TEST_ENV, home, send: fetchPoster });
     await service.createEndpoint(A, { url: receiver.url() });
     await service.enqueueJobEvent(finishedJob());
     service.startWorker(20);
     service.startWorker(20);
     try {
-      await vi.waitFor(() => expect(service.listDeliveries(OPERATOR).deliveries[0].status).toBe('sent'), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(async () => expect((await service.listDeliveries(OPERATOR)).deliveries[0].status).toBe('sent'), { timeout: 5_000, interval: 20 });
     } finally {
       await service.stopWorker();
     }
@@ -356,25 +366,25 @@ describe('workspace pinning', () => {
     const endpointA = await service.createEndpoint(A, { url: receiver.url('/a') });
     const [deliveryA] = await service.enqueueJobEvent(finishedJob());
 
-    expect(service.listEndpoints(B).endpoints).toEqual([]);
-    expect(service.listDeliveries(B).deliveries).toEqual([]);
+    expect((await service.listEndpoints(B)).endpoints).toEqual([]);
+    expect((await service.listDeliveries(B)).deliveries).toEqual([]);
     expect(await service.drain(B)).toEqual({ processed: 0, results: [] });
     const retry = await refusal(service.retryDelivery(B, deliveryA.deliveryId));
     expect([retry.code, retry.status]).toEqual(['delivery_not_found', 404]);
     const del = await refusal(service.deleteEndpoint(B, endpointA.webhookId));
     expect([del.code, del.status]).toEqual(['webhook_not_found', 404]);
     expect(receiver.received).toHaveLength(0);
-    expect(service.listDeliveries(A).deliveries[0]).toMatchObject({ status: 'pending', attemptCount: 0 });
+    expect((await service.listDeliveries(A)).deliveries[0]).toMatchObject({ status: 'pending', attemptCount: 0 });
 
     const smuggled = await service.createEndpoint(B, { url: receiver.url('/b'), workspace_id: 'ws_a' });
     expect(smuggled.workspaceId).toBe('ws_b');
     await service.enqueueJobEvent(finishedJob({ jobId: 'job_0005' }));
-    expect(service.listDeliveries(B).deliveries).toEqual([]);
+    expect((await service.listDeliveries(B)).deliveries).toEqual([]);
 
     const forA = await service.createEndpoint(OPERATOR, { url: receiver.url('/ops'), workspace_id: 'ws_a' });
     expect(forA.workspaceId).toBe('ws_a');
-    expect(service.listEndpoints(A).endpoints.map((e) => e.webhookId).sort()).toEqual([endpointA.webhookId, forA.webhookId].sort());
-    expect(service.listEndpoints(OPERATOR).endpoints).toHaveLength(3);
+    expect((await service.listEndpoints(A)).endpoints.map((e) => e.webhookId).sort()).toEqual([endpointA.webhookId, forA.webhookId].sort());
+    expect((await service.listEndpoints(OPERATOR)).endpoints).toHaveLength(3);
 
     const drained = await service.drain(A, { limit: 25 });
     expect(drained.processed).toBe(2);
@@ -384,25 +394,25 @@ describe('workspace pinning', () => {
 
 describe('signing secrets', () => {
   it('shows the secret once and stores it only encrypted', async () => {
-    const { service, home } = await setup();
+    const { service } = await setup();
     const endpoint = await service.createEndpoint(A, { url: receiver.url() });
     const secret = endpoint.signingSecret as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(endpoint.signingSecretPreview).toBe(`${secret.slice(0, 10)}…`);
 
-    const listed = service.listEndpoints(A).endpoints[0];
+    const listed = (await service.listEndpoints(A)).endpoints[0];
     expect(listed).not.toHaveProperty('signingSecret');
     expect(listed.signingSecretPreview).toBe(endpoint.signingSecretPreview);
 
     await service.enqueueJobEvent(finishedJob());
     await service.drain(A);
-    const dbText = readFileSync(join(home, 'db.json'), 'utf8');
+    const dbText = await storedText(db);
     expect(dbText).not.toContain(secret);
     expect(dbText).not.toContain(secret.slice('whsec_'.length));
-    const stored = JSON.parse(dbText).webhooks[0];
-    expect(stored.signingSecretStorage).toBe('encrypted');
-    expect(stored.signingSecretEncrypted).toMatch(/^[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*$/);
-    expect(JSON.stringify(service.listDeliveries(A))).not.toContain(secret.slice('whsec_'.length));
+    const [stored] = await db.webhooks.listEndpoints();
+    expect(stored!.signingSecretStorage).toBe('encrypted');
+    expect(stored!.signingSecretEncrypted).toMatch(/^[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*$/);
+    expect(JSON.stringify((await service.listDeliveries(A)))).not.toContain(secret.slice('whsec_'.length));
   });
 
   it('signs after a restart with the same key, and fails the delivery (not retries) when the key changed', async () => {
@@ -442,7 +452,7 @@ describe('callback_url deliveries', () => {
     expect(verifySignatureHeader(header, body, CALLBACK_SECRET)).toBe(true);
     const { t, v1 } = parseHeader(header);
     expect(v1).toBe(independentHmac(CALLBACK_SECRET, t, body));
-    expect(JSON.stringify(store.data)).not.toContain(CALLBACK_SECRET);
+    expect(await storedText(store)).not.toContain(CALLBACK_SECRET);
   });
 
   it('cannot be signed with a secret sealed for another job, and fail without one', async () => {
@@ -464,7 +474,7 @@ describe('a delivery refused at send time', () => {
       const home = mkdtempSync(join(tmpdir(), 'preflight-webhooks-'));
       homes.push(home);
       const strictEnv = { PREFLIGHT_SIGNING_KEY: SIGNING_KEY };
-      const service = new WebhookService({ store: await Store.open(home), env: strictEnv, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(strictEnv), o) });
+      const service = new WebhookService({ db, env: strictEnv, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(strictEnv), o) });
       const url = 'https://hooks.rebinding.example/callback';
       await service.enqueueJobEvent(finishedJob(), { url, sealedSecret: service.sealCallbackSecret('job_0001', CALLBACK_SECRET) });
       await service.createEndpoint(A, { url: 'https://hooks.rebinding.example/endpoint' });
@@ -491,7 +501,7 @@ describe('delivery URL policy', () => {
       expect([url, err.code, err.status]).toEqual([url, 'webhook_url_refused', 400]);
     }
     expect((await service.createEndpoint(A, { url: 'https://hooks.example.com/in' })).url).toBe('https://hooks.example.com/in');
-    expect(service.listEndpoints(A).endpoints).toHaveLength(1);
+    expect((await service.listEndpoints(A)).endpoints).toHaveLength(1);
 
     const queued = await service.enqueueJobEvent(finishedJob({ jobId: 'job_0007' }), { url: receiver.url('/callback'), sealedSecret: service.sealCallbackSecret('job_0007', CALLBACK_SECRET) });
     const callback = queued.find((d) => d.webhookId === 'callback_url');

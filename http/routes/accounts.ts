@@ -32,7 +32,7 @@ export function accountRoutes(accounts: AccountService) {
     registerRoute(app, auth, {
       method: 'get', path: '/api-keys', tag: 'Accounts', auth: 'api_keys:read', summary: 'List API keys (redacted)', query: ListApiKeysQuerySchema,
       responses: { 200: { description: 'Keys', schema: ApiKeyListSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: accounts.listApiKeys(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await accounts.listApiKeys(principal!, query) }));
 
     registerRoute(app, auth, {
       method: 'delete', path: '/api-keys/{key_id}', tag: 'Accounts', auth: 'api_keys:write', summary: 'Revoke an API key',
@@ -60,22 +60,22 @@ export function accountRoutes(accounts: AccountService) {
     registerRoute(app, auth, {
       method: 'get', path: '/usage', tag: 'Usage', auth: 'jobs:read', summary: 'Recent usage ledger entries', query: UsageQuerySchema,
       responses: { 200: { description: 'Ledger entries (workspace keys see their own)', schema: UsageOutputSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: accounts.listUsage(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await accounts.listUsage(principal!, query) }));
 
     registerRoute(app, auth, {
       method: 'get', path: '/usage/margins', tag: 'Usage', auth: 'operator', summary: 'Owner/operator economics', query: MarginsQuerySchema,
       responses: { 200: { description: 'Revenue, COGS and margin per workspace', schema: MarginsOutputSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: accounts.margins(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await accounts.margins(principal!, query) }));
 
     registerRoute(app, auth, {
       method: 'get', path: '/abuse-events', tag: 'Usage', auth: 'api_keys:read', summary: 'Abuse events', query: WorkspaceListQuerySchema,
       responses: { 200: { description: 'Abuse events', schema: AbuseEventListSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: accounts.listAbuseEvents(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await accounts.listAbuseEvents(principal!, query) }));
 
     registerRoute(app, auth, {
       method: 'get', path: '/spend-alerts', tag: 'Usage', auth: 'api_keys:read', summary: 'Spend alerts', query: WorkspaceListQuerySchema,
       responses: { 200: { description: 'Spend alerts', schema: SpendAlertListSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: accounts.listSpendAlerts(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await accounts.listSpendAlerts(principal!, query) }));
     return { base: '/v1', routes: app };
   };
 }

@@ -45,7 +45,7 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
   registerRoute(app, auth, {
     method: 'post', path: '/estimate', tag: 'QC', auth: 'jobs:read', summary: 'Estimate checked minutes, cost and the guardrail outcome',
     body: EstimateInputSchema, responses: { 200: { description: 'Cost estimate with the effective guardrail behaviour', schema: EstimateOutputSchema } },
-  }, ({ principal, body }) => ({ status: 200, body: service.estimate(principal!, body) }));
+  }, async ({ principal, body }) => ({ status: 200, body: await service.estimate(principal!, body) }));
 
   registerRoute(app, auth, {
     method: 'post', path: '/jobs', tag: 'QC', auth: 'jobs:write', summary: 'Create a QC job',
@@ -70,7 +70,7 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
     method: 'get', path: '/jobs', tag: 'QC', auth: 'jobs:read', summary: 'List recent jobs',
     query: ListJobsQuerySchema,
     responses: { 200: { description: 'Recent jobs, newest first', schema: z.object({ jobs: z.array(QcJobSchema) }) } },
-  }, ({ principal, query }) => ({ status: 200, body: { jobs: service.listJobs(principal!, query) } }));
+  }, async ({ principal, query }) => ({ status: 200, body: { jobs: await service.listJobs(principal!, query) } }));
 
   registerRoute(app, auth, {
     method: 'post', path: '/jobs/drain', tag: 'QC', auth: 'jobs:write', summary: 'Process queued jobs',
@@ -82,22 +82,22 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
   registerRoute(app, auth, {
     method: 'get', path: '/jobs/{job_id}', tag: 'QC', auth: 'jobs:read', summary: 'Job status', params: JobIdParams,
     responses: { 200: { description: 'The job', schema: QcJobSchema.extend({ stage: z.string().nullable() }) } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getJob(principal!, params.job_id) }));
+  }, async ({ principal, params }) => ({ status: 200, body: await service.getJob(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
     method: 'get', path: '/jobs/{job_id}/report', tag: 'QC', auth: 'reports:read', summary: 'Timestamped report', params: JobIdParams,
     responses: { 200: { description: 'The report', schema: ReportSchema }, 409: { description: 'The job is not completed' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getReport(principal!, params.job_id) }));
+  }, async ({ principal, params }) => ({ status: 200, body: await service.getReport(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
     method: 'get', path: '/jobs/{job_id}/events', tag: 'QC', auth: 'jobs:read', summary: 'Lifecycle events', params: JobIdParams,
     responses: { 200: { description: 'Events in order', schema: EventsSchema } },
-  }, ({ principal, params }) => ({ status: 200, body: { events: service.getEvents(principal!, params.job_id) } }));
+  }, async ({ principal, params }) => ({ status: 200, body: { events: await service.getEvents(principal!, params.job_id) } }));
 
   registerRoute(app, auth, {
     method: 'get', path: '/jobs/{job_id}/artifacts', tag: 'QC', auth: 'reports:read', summary: 'Artifact list', params: JobIdParams,
     responses: { 200: { description: 'Artifacts with URLs', schema: ArtifactsSchema } },
-  }, ({ principal, params }) => ({ status: 200, body: { artifacts: service.getArtifacts(principal!, params.job_id) } }));
+  }, async ({ principal, params }) => ({ status: 200, body: { artifacts: await service.getArtifacts(principal!, params.job_id) } }));
 
   // The text artifacts, from the artifact table: the report and the receipt above and below are JSON with schemas.
   const DESCRIPTIONS: Partial<Record<ArtifactKind, string>> = {
@@ -108,10 +108,10 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
       method: 'get', path: `/jobs/{job_id}/${artifact.restPath}`, tag: 'QC', auth: 'reports:read', summary: artifact.title, params: JobIdParams,
       description: DESCRIPTIONS[artifact.kind],
       responses: { 200: { description: artifact.title, schema: z.string(), contentType: artifact.contentType } },
-    }, ({ principal, params }) => ({
+    }, async ({ principal, params }) => ({
       status: 200,
       // getMarkerCsv answers 409 for a job not completed yet, as the report does.
-      body: artifact.kind === 'markers_csv' ? service.getMarkerCsv(principal!, params.job_id) : service.getArtifactContent(principal!, params.job_id, artifact.file).content,
+      body: artifact.kind === 'markers_csv' ? await service.getMarkerCsv(principal!, params.job_id) : (await service.getArtifactContent(principal!, params.job_id, artifact.file)).content,
       contentType: `${artifact.contentType}; charset=utf-8`,
     }));
   }
@@ -120,7 +120,7 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
     method: 'get', path: '/jobs/{job_id}/receipt', tag: 'QC', auth: 'reports:read', summary: 'Signed receipt', params: JobIdParams,
     description: 'A BLOCK receipt lists the failed gates in `blocked`. Verify it publicly with POST /v1/public/receipts/verify.',
     responses: { 200: { description: 'The receipt', schema: ReceiptSchema }, 409: { description: 'The job is not completed' } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getReceipt(principal!, params.job_id) }));
+  }, async ({ principal, params }) => ({ status: 200, body: await service.getReceipt(principal!, params.job_id) }));
 
   registerRoute(app, auth, {
     method: 'post', path: '/jobs/{job_id}/gate-verdict', tag: 'QC', auth: 'jobs:write', summary: 'Import a client gate verdict (recorded as a claim)',

@@ -24,7 +24,7 @@ export function uploadRoutes(auth: Authenticator, service: PreflightService): Ro
   registerRoute(app, auth, {
     method: 'get', path: '/{upload_id}', tag: 'Uploads', auth: 'uploads:write', summary: 'Upload status and metadata', params: UploadIdParams,
     responses: { 200: { description: 'The upload (the PUT token is not shown again)', schema: UploadSchema.extend({ bytesReceived: z.number().int().nullable(), sha256: z.string().nullable() }) } },
-  }, ({ principal, params }) => ({ status: 200, body: service.getUpload(principal!, params.upload_id) }));
+  }, async ({ principal, params }) => ({ status: 200, body: await service.getUpload(principal!, params.upload_id) }));
 
   registerRoute(app, auth, {
     method: 'put', path: '/{upload_id}/content', tag: 'Uploads', auth: 'public', summary: 'Send the media bytes to the signed URL',

@@ -28,7 +28,7 @@ export function webhookRoutes(webhooks: WebhookService) {
     registerRoute(app, auth, {
       method: 'get', path: '/', tag: 'Webhooks', auth: 'webhooks:write', summary: 'List webhook endpoints',
       responses: { 200: { description: 'Endpoints (secret previews only)', schema: WebhookEndpointListSchema } },
-    }, ({ principal }) => ({ status: 200, body: webhooks.listEndpoints(principal!) }));
+    }, async ({ principal }) => ({ status: 200, body: await webhooks.listEndpoints(principal!) }));
 
     registerRoute(app, auth, {
       method: 'delete', path: '/{webhook_id}', tag: 'Webhooks', auth: 'webhooks:write', summary: 'Delete a webhook endpoint',
@@ -40,7 +40,7 @@ export function webhookRoutes(webhooks: WebhookService) {
       method: 'get', path: '/deliveries', tag: 'Webhooks', auth: 'webhooks:write', summary: 'List webhook deliveries',
       query: ListDeliveriesQuerySchema,
       responses: { 200: { description: 'Deliveries, newest first', schema: WebhookDeliveryListSchema } },
-    }, ({ principal, query }) => ({ status: 200, body: webhooks.listDeliveries(principal!, query) }));
+    }, async ({ principal, query }) => ({ status: 200, body: await webhooks.listDeliveries(principal!, query) }));
 
     registerRoute(app, auth, {
       method: 'post', path: '/deliveries/{delivery_id}/retry', tag: 'Webhooks', auth: 'webhooks:write', summary: 'Retry a delivery now',

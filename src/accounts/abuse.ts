@@ -59,8 +59,8 @@ export function abuseLimitViolation(planId: string, limits: AbuseLimits, input: 
 const detailInt = (details: Record<string, unknown>, key: string): number | null =>
   typeof details[key] === 'number' && Number.isFinite(details[key]) ? Math.round(details[key]) : null;
 
-function abuseEvent(ctx: AccountsContext, principal: Principal, error: ServiceError): AbuseEventRecord {
-  const account = accountOf(ctx.store.data.apiKeys, principal);
+async function abuseEvent(ctx: AccountsContext, principal: Principal, error: ServiceError): Promise<AbuseEventRecord> {
+  const account = accountOf(await ctx.db.keys.list(principal.workspaceId), principal);
   const planId = typeof error.details.planId === 'string' ? error.details.planId : (account.planId ?? planById(null).id);
   const d = error.details;
   return {
@@ -83,15 +83,15 @@ function abuseEvent(ctx: AccountsContext, principal: Principal, error: ServiceEr
 }
 
 async function recordAbuse(ctx: AccountsContext, principal: Principal, error: ServiceError): Promise<AbuseEventRecord> {
-  const event = abuseEvent(ctx, principal, error);
-  await ctx.store.update((d) => d.abuseEvents.push(event));
+  const event = await abuseEvent(ctx, principal, error);
+  await ctx.db.abuseEvents.insert(event);
   return event;
 }
 
 /** Operators are not limited. A violation is stored as an abuse event, then thrown. */
 export async function checkAbuseLimits(ctx: AccountsContext, principal: Principal, input: AbuseCheckInput): Promise<void> {
   if (principal.operator) return;
-  const plan = planById(accountOf(ctx.store.data.apiKeys, principal).planId);
+  const plan = planById(accountOf(await ctx.db.keys.list(principal.workspaceId), principal).planId);
   const violation = abuseLimitViolation(plan.id, plan.limits, input);
   if (!violation) return;
   await recordAbuse(ctx, principal, violation);
@@ -103,10 +103,10 @@ export async function recordUsageRefusal(ctx: AccountsContext, principal: Princi
   return recordAbuse(ctx, principal, error);
 }
 
-export function listAbuseEvents(ctx: AccountsContext, principal: Principal, query: WorkspaceListQuery = {}): { abuseEvents: AbuseEvent[] } {
+export async function listAbuseEvents(ctx: AccountsContext, principal: Principal, query: WorkspaceListQuery = {}): Promise<{ abuseEvents: AbuseEvent[] }> {
   requireScope(principal, 'api_keys:read');
   const { workspace_id, limit = DEFAULT_LIST_LIMIT } = parseInput(WorkspaceListQuerySchema, query, 'invalid_query', 'query');
   const workspaceId = pinnedWorkspace(principal, workspace_id);
-  const events = ctx.store.data.abuseEvents.filter((e) => workspaceId === undefined || e.workspaceId === workspaceId);
+  const events = await ctx.db.abuseEvents.list(workspaceId);
   return { abuseEvents: events.slice(-limit).reverse().map((e) => ({ ...e })) };
 }

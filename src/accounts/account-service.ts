@@ -2,7 +2,7 @@
 // Each method is one operation the doors call; the rules live in the modules it delegates to.
 import type { ServiceError } from '../errors.js';
 import type { Principal } from '../service.js';
-import type { Store } from '../store/db.js';
+import type { Database } from '../storage/database.js';
 import type { AbuseEventRecord, SpendAlertRecord } from '../store/records.js';
 import { checkAbuseLimits, listAbuseEvents, recordUsageRefusal, type AbuseCheckInput } from './abuse.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
@@ -33,7 +33,7 @@ import { afterUsage, listSpendAlerts, type UsageChange } from './spend-alerts.js
 import { listUsage, margins } from './usage.js';
 
 export interface AccountServiceOptions {
-  store: Store;
+  db: Database;
   env: NodeJS.ProcessEnv;
   now?: () => Date;
   /** Default: SMTP from PREFLIGHT_SMTP_URL, or none. null: never send (alerts are `skipped`). */
@@ -52,7 +52,7 @@ export class AccountService {
 
   constructor(options: AccountServiceOptions) {
     this.ctx = {
-      store: options.store,
+      db: options.db,
       env: options.env,
       now: options.now ?? (() => new Date()),
       mailer: options.mailer === undefined ? smtpMailerFromEnv(options.env) : options.mailer,
@@ -62,7 +62,7 @@ export class AccountService {
 
   // ------------------------------------------------------------------ authentication
 
-  authenticate(bearer: string | undefined): KeyPrincipal | null {
+  authenticate(bearer: string | undefined): Promise<KeyPrincipal | null> {
     return authenticate(this.ctx, bearer);
   }
 
@@ -75,9 +75,9 @@ export class AccountService {
     return ensureOperatorAccess(this.ctx, options);
   }
 
-  readiness(): AccountsReadiness {
+  async readiness(): Promise<AccountsReadiness> {
     return {
-      operatorAuthConfigured: this.ctx.store.data.apiKeys.some((k) => k.active && k.scopes.includes(OPERATOR_SCOPE)),
+      operatorAuthConfigured: (await this.ctx.db.keys.countActiveWithScope(OPERATOR_SCOPE)) > 0,
       smtpConfigured: smtpConfigured(this.ctx.env),
       checkoutWebhookConfigured: checkoutWebhookConfigured(this.ctx.env),
     };
@@ -89,7 +89,7 @@ export class AccountService {
     return createApiKey(this.ctx, principal, body);
   }
 
-  listApiKeys(principal: Principal, query?: ListApiKeysQuery): { keys: ApiKeyRecordPublic[] } {
+  listApiKeys(principal: Principal, query?: ListApiKeysQuery): Promise<{ keys: ApiKeyRecordPublic[] }> {
     return listApiKeys(this.ctx, principal, query);
   }
 
@@ -117,7 +117,7 @@ export class AccountService {
     return recordUsageRefusal(this.ctx, principal, error);
   }
 
-  listAbuseEvents(principal: Principal, query?: WorkspaceListQuery): { abuseEvents: AbuseEvent[] } {
+  listAbuseEvents(principal: Principal, query?: WorkspaceListQuery): Promise<{ abuseEvents: AbuseEvent[] }> {
     return listAbuseEvents(this.ctx, principal, query);
   }
 
@@ -125,18 +125,18 @@ export class AccountService {
     return afterUsage(this.ctx, principal, change);
   }
 
-  listSpendAlerts(principal: Principal, query?: WorkspaceListQuery): { spendAlerts: SpendAlert[] } {
+  listSpendAlerts(principal: Principal, query?: WorkspaceListQuery): Promise<{ spendAlerts: SpendAlert[] }> {
     return listSpendAlerts(this.ctx, principal, query);
   }
 
   // ------------------------------------------------------------------ usage
 
-  listUsage(principal: Principal, query?: UsageQuery): UsageOutput {
+  listUsage(principal: Principal, query?: UsageQuery): Promise<UsageOutput> {
     return listUsage(this.ctx, principal, query);
   }
 
   /** Operators only (403 for workspace keys). */
-  margins(principal: Principal, query?: MarginsQuery): MarginsOutput {
+  margins(principal: Principal, query?: MarginsQuery): Promise<MarginsOutput> {
     return margins(this.ctx, principal, query);
   }
 }

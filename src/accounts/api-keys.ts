@@ -39,18 +39,20 @@ function operatorKeyFields(keys: readonly ApiKeyRecord[], input: ParsedCreateInp
 export async function createApiKey(ctx: AccountsContext, principal: Principal, body: CreateApiKeyInput | undefined): Promise<CreateApiKeyOutput> {
   requireScope(principal, 'api_keys:write');
   const input = parseInput(CreateApiKeyInputSchema, body, 'invalid_api_key_request', 'API key request');
-  const terms = principal.operator ? operatorKeyFields(ctx.store.data.apiKeys, input) : accountOf(ctx.store.data.apiKeys, principal);
+  const terms = principal.operator
+    ? operatorKeyFields(input.workspace_id ? await ctx.db.keys.list(input.workspace_id) : [], input)
+    : accountOf(await ctx.db.keys.list(principal.workspaceId), principal);
   const scopes = grantScopes(principal, input.scopes);
   const { raw, record } = issueKey({ ...terms, name: input.name ?? DEFAULT_KEY_NAME, scopes }, ctx.now());
-  await ctx.store.update((d) => d.apiKeys.push(record));
+  await ctx.db.keys.insert(record);
   return { apiKey: raw, key: toPublicKey(record), warning: SHOW_ONCE_WARNING };
 }
 
-export function listApiKeys(ctx: AccountsContext, principal: Principal, query: ListApiKeysQuery = {}): { keys: ApiKeyRecordPublic[] } {
+export async function listApiKeys(ctx: AccountsContext, principal: Principal, query: ListApiKeysQuery = {}): Promise<{ keys: ApiKeyRecordPublic[] }> {
   requireScope(principal, 'api_keys:read');
   const { workspace_id } = parseInput(ListApiKeysQuerySchema, query, 'invalid_query', 'query');
   const workspaceId = pinnedWorkspace(principal, workspace_id);
-  const keys = ctx.store.data.apiKeys.filter((k) => workspaceId === undefined || k.workspaceId === workspaceId);
+  const keys = await ctx.db.keys.list(workspaceId);
   return { keys: keys.map(toPublicKey) };
 }
 
@@ -58,16 +60,16 @@ const isActiveOperatorKey = (k: ApiKeyRecord) => k.active && k.scopes.includes(O
 
 export async function revokeApiKey(ctx: AccountsContext, principal: Principal, keyId: string): Promise<{ key: ApiKeyRecordPublic }> {
   requireScope(principal, 'api_keys:write');
-  const key = ctx.store.data.apiKeys.find((k) => k.keyId === keyId && (principal.operator || k.workspaceId === principal.workspaceId));
+  const found = await ctx.db.keys.get(keyId);
+  const key = found && (principal.operator || found.workspaceId === principal.workspaceId) ? found : null;
   if (!key) throw new ServiceError('api_key_not_found', `No API key ${keyId}.`, { keyId }, 404);
   // The server refuses to start without a way in, so the last operator key is not revoked from inside.
-  if (isActiveOperatorKey(key) && ctx.store.data.apiKeys.filter(isActiveOperatorKey).length === 1) {
+  if (isActiveOperatorKey(key) && (await ctx.db.keys.countActiveWithScope(OPERATOR_SCOPE)) === 1) {
     throw new ServiceError('last_operator_key', 'This is the last active operator key: create another operator key before revoking it.', { keyId }, 409);
   }
-  if (key.active) {
-    await ctx.store.update(() => {
-      key.active = false;
-    });
-  }
-  return { key: toPublicKey(key) };
+  if (!key.active) return { key: toPublicKey(key) };
+  const revoked = await ctx.db.keys.update(keyId, (k) => {
+    k.active = false;
+  });
+  return { key: toPublicKey(revoked ?? { ...key, active: false }) };
 }

@@ -6,32 +6,31 @@ import { bearerToken, sameHexDigest, sha256Hex, tokenPrefixOf } from './tokens.j
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-function findKey(keys: readonly ApiKeyRecord[], token: string): ApiKeyRecord | null {
-  const prefix = tokenPrefixOf(token);
+/**
+ * The key of a token: looked up by the SHA-256 of the whole token (the index never sees the token itself), then its
+ * prefix and digest compared in constant time.
+ */
+async function findKey(ctx: AccountsContext, token: string): Promise<ApiKeyRecord | null> {
   const digest = sha256Hex(token);
-  let match: ApiKeyRecord | null = null;
-  // No early exit: every candidate is compared, so timing does not tell which one matched.
-  for (const key of keys) {
-    if (key.tokenPrefix === prefix && sameHexDigest(key.tokenSha256, digest)) match = key;
-  }
-  return match;
+  const key = await ctx.db.keys.findByTokenSha256(digest);
+  return key && key.tokenPrefix === tokenPrefixOf(token) && sameHexDigest(key.tokenSha256, digest) ? key : null;
 }
 
-/** Records use at most once a minute, so a busy key does not rewrite the store on every request. */
-function touch(ctx: AccountsContext, key: ApiKeyRecord): void {
+/** Records use at most once a minute, so a busy key does not write on every request. */
+async function touch(ctx: AccountsContext, key: ApiKeyRecord): Promise<void> {
   const now = ctx.now();
   if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
   key.lastUsedAt = now.toISOString();
-  // Best effort: the record is already updated in memory and the next write of the store persists it anyway.
-  ctx.store.update(() => {}).catch(() => {});
+  // Best effort: a failed write only loses a last-used time.
+  await ctx.db.keys.touch(key.keyId, now).catch(() => {});
 }
 
 /** The principal of an active key, or null for a missing, unknown or revoked one. Accepts `Bearer <key>` too. */
-export function authenticate(ctx: AccountsContext, bearer: string | undefined): KeyPrincipal | null {
+export async function authenticate(ctx: AccountsContext, bearer: string | undefined): Promise<KeyPrincipal | null> {
   const token = bearerToken(bearer);
   if (!token) return null;
-  const key = findKey(ctx.store.data.apiKeys, token);
+  const key = await findKey(ctx, token);
   if (!key?.active) return null;
-  touch(ctx, key);
+  await touch(ctx, key);
   return principalFromKey(key);
 }

@@ -7,16 +7,16 @@ import { requireScope, type Scope } from './scopes.js';
 
 /** Resolves a bearer key to its principal, or null for a missing, unknown or revoked key (AccountService is one). */
 export interface Authenticator {
-  authenticate(bearer: string | undefined): Principal | null;
+  authenticate(bearer: string | undefined): Promise<Principal | null>;
 }
 
 /** The challenge a 401 carries (RFC 6750 section 3). */
 export const BEARER_CHALLENGE = 'Bearer realm="preflight"';
 
 /** The principal of an `Authorization: Bearer <key>` header: 401 unauthorized without a valid key, 403 insufficient_scope without `scope`. */
-export function authorize(auth: Authenticator, authorization: string | undefined, scope?: Scope): Principal {
+export async function authorize(auth: Authenticator, authorization: string | undefined, scope?: Scope): Promise<Principal> {
   const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-  const principal = auth.authenticate(bearer);
+  const principal = await auth.authenticate(bearer);
   if (!principal) {
     throw new ServiceError('unauthorized', bearer ? 'The API key is not valid.' : 'Send the workspace API key as `Authorization: Bearer <key>`.', {});
   }

@@ -1,12 +1,12 @@
 // Start-up access: the server never runs open. PREFLIGHT_OPERATOR_KEY registers an operator key, `--bootstrap` creates
 // one and shows it once; with neither and no active key the server refuses to start.
 import { ServiceError } from '../errors.js';
-import type { ApiKeyRecord } from '../store/records.js';
+import { inTransaction } from '../storage/database.js';
 import type { AccountsContext } from './context.js';
 import { RESERVED_WORKSPACES } from './ids.js';
 import { issueKey, newKeyRecord, type NewKeyFields } from './key-records.js';
 import { OPERATOR_SCOPE, SCOPES } from './scopes.js';
-import { sameHexDigest, sha256Hex, tokenPrefixOf } from './tokens.js';
+import { sha256Hex, tokenPrefixOf } from './tokens.js';
 
 export const MIN_OPERATOR_KEY_LENGTH = 32;
 export const OPERATOR_WORKSPACE_ID = RESERVED_WORKSPACES.operator;
@@ -35,26 +35,31 @@ function operatorFields(name: string, provisioningId: string | null): NewKeyFiel
   };
 }
 
-const isActiveOperatorKey = (k: ApiKeyRecord) => k.active && k.scopes.includes(OPERATOR_SCOPE);
-
 async function registerEnvOperatorKey(ctx: AccountsContext, raw: string): Promise<void> {
   if (raw.length < MIN_OPERATOR_KEY_LENGTH) {
     throw new ServiceError('invalid_operator_key', `PREFLIGHT_OPERATOR_KEY must be at least ${MIN_OPERATOR_KEY_LENGTH} characters. ${START_HINT}`, {}, 503);
   }
   const digest = sha256Hex(raw);
-  await ctx.store.update((d) => {
-    const current = d.apiKeys.find((k) => sameHexDigest(k.tokenSha256, digest));
-    for (const k of d.apiKeys) {
-      if (k.provisioningId === ENV_OPERATOR_PROVISIONING_ID && k !== current) k.active = false;
+  const current = await ctx.db.keys.findByTokenSha256(digest);
+  const previous = current?.provisioningId === ENV_OPERATOR_PROVISIONING_ID ? null : await ctx.db.keys.findByProvisioningId(ENV_OPERATOR_PROVISIONING_ID);
+  await inTransaction(ctx.db, async (tx) => {
+    // Provisioning ids are unique: the key of an earlier PREFLIGHT_OPERATOR_KEY is retired and gives up the id.
+    if (previous && previous.keyId !== current?.keyId) {
+      await tx.keys.update(previous.keyId, (k) => {
+        k.active = false;
+        k.provisioningId = `${ENV_OPERATOR_PROVISIONING_ID}:retired:${k.keyId}`;
+      });
     }
     // The environment is the source of truth: its key is active and an operator key whatever happened to it before.
     if (current) {
-      current.active = true;
-      if (!current.scopes.includes(OPERATOR_SCOPE)) current.scopes.push(OPERATOR_SCOPE);
+      await tx.keys.update(current.keyId, (k) => {
+        k.active = true;
+        if (!k.scopes.includes(OPERATOR_SCOPE)) k.scopes.push(OPERATOR_SCOPE);
+      });
       return;
     }
     const fields = operatorFields('Operator key (PREFLIGHT_OPERATOR_KEY)', ENV_OPERATOR_PROVISIONING_ID);
-    d.apiKeys.push(newKeyRecord(fields, ctx.now(), { tokenPrefix: tokenPrefixOf(raw), tokenSha256: digest }));
+    await tx.keys.insert(newKeyRecord(fields, ctx.now(), { tokenPrefix: tokenPrefixOf(raw), tokenSha256: digest }));
   });
 }
 
@@ -64,12 +69,12 @@ async function registerEnvOperatorKey(ctx: AccountsContext, raw: string): Promis
  */
 export async function ensureOperatorAccess(ctx: AccountsContext, options: OperatorAccessOptions): Promise<{ created?: string }> {
   if (options.operatorKeyFromEnv) await registerEnvOperatorKey(ctx, options.operatorKeyFromEnv);
-  if (options.bootstrap && !ctx.store.data.apiKeys.some(isActiveOperatorKey)) {
+  if (options.bootstrap && (await ctx.db.keys.countActiveWithScope(OPERATOR_SCOPE)) === 0) {
     const { raw, record } = issueKey(operatorFields('Operator key (bootstrap)', null), ctx.now());
-    await ctx.store.update((d) => d.apiKeys.push(record));
+    await ctx.db.keys.insert(record);
     return { created: raw };
   }
-  if (!ctx.store.data.apiKeys.some((k) => k.active)) {
+  if (!(await ctx.db.keys.anyActive())) {
     throw new ServiceError('no_auth_configured', `No way to authenticate: there is no active API key. ${START_HINT}`, {}, 503);
   }
   return {};

@@ -1,9 +1,9 @@
-import type { Store } from '../store/db.js';
+import type { Database } from '../storage/database.js';
 import type { Mailer } from './mailer.js';
 
 /** What every accounts operation runs against; built once by AccountService. */
 export interface AccountsContext {
-  store: Store;
+  db: Database;
   env: NodeJS.ProcessEnv;
   now: () => Date;
   /** null when no email provider is configured: alerts and key deliveries are then recorded `skipped`. */

@@ -63,12 +63,11 @@ function replay(existing: ApiKeyRecord, workspaceId: string | undefined): Provis
 export async function provisionCheckout(ctx: AccountsContext, principal: Principal, body: ProvisionInput | undefined): Promise<ProvisionOutput> {
   requireScope(principal, 'api_keys:write');
   const input = parseInput(ProvisionInputSchema, body, 'invalid_provisioning', 'provisioning request');
-  const keys = ctx.store.data.apiKeys;
   // Workspace keys are pinned as for key creation: their own workspace, owner, economics and cap.
-  const pinned = principal.operator ? null : accountOf(keys, principal);
+  const pinned = principal.operator ? null : accountOf(await ctx.db.keys.list(principal.workspaceId), principal);
   const workspaceId = pinned?.workspaceId ?? input.workspace_id;
   const provisioningId = namespacedProvisioningId(input.provisioning_id ?? defaultProvisioningId(input, workspaceId), pinned?.workspaceId ?? null);
-  const existing = keys.find((k) => k.provisioningId === provisioningId);
+  const existing = await ctx.db.keys.findByProvisioningId(provisioningId);
   if (existing) return replay(existing, workspaceId);
 
   const { raw, record } = issueKey(
@@ -82,7 +81,13 @@ export async function provisionCheckout(ctx: AccountsContext, principal: Princip
     },
     ctx.now(),
   );
-  // No await between the lookup above and this push: two concurrent calls cannot both create a key.
-  await ctx.store.update((d) => d.apiKeys.push(record));
+  try {
+    await ctx.db.keys.insert(record);
+  } catch (err) {
+    // Provisioning ids are unique in the table: of two concurrent calls with one id, the second replays the first's key.
+    const winner = await ctx.db.keys.findByProvisioningId(provisioningId);
+    if (winner) return replay(winner, workspaceId);
+    throw err;
+  }
   return { apiKey: raw, key: toPublicKey(record), idempotentReplay: false, warning: SHOW_ONCE_WARNING };
 }

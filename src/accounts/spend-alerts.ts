@@ -37,23 +37,20 @@ function alertEmail(account: WorkspaceAccount, plan: Plan, change: UsageChange, 
   };
 }
 
-function observedMediaMinutes(ctx: AccountsContext, workspaceId: string, period: string): number {
-  return ctx.store.data.usage.filter((e) => e.workspaceId === workspaceId && e.billingPeriod === period).reduce((sum, e) => sum + e.mediaMinutes, 0);
-}
 
 /** Call after a usage entry is recorded. Returns the alert when this usage crossed the threshold, else null. */
 export async function afterUsage(ctx: AccountsContext, principal: Principal, change: UsageChange): Promise<SpendAlertRecord | null> {
-  const account = accountOf(ctx.store.data.apiKeys, principal);
+  const account = accountOf(await ctx.db.keys.list(principal.workspaceId), principal);
   const plan = accountPlan(account);
   const overageBefore = overageCents(plan, change.minutesBefore);
   const overageAfter = overageCents(plan, change.minutesAfter);
   if (!spendAlertDue(plan, overageBefore, overageAfter)) return null;
 
   const claim = `${account.workspaceId}\n${change.billingPeriod}`;
-  const alreadyAlerted = ctx.store.data.spendAlerts.some((a) => a.workspaceId === account.workspaceId && a.billingPeriod === change.billingPeriod);
-  if (alreadyAlerted || ctx.alertsInFlight.has(claim)) return null;
+  if (ctx.alertsInFlight.has(claim)) return null;
   ctx.alertsInFlight.add(claim);
   try {
+    if (await ctx.db.spendAlerts.alreadyAlerted(account.workspaceId, change.billingPeriod)) return null;
     const email = alertEmail(account, plan, change, overageAfter);
     const outcome = await sendMail(ctx.mailer, account.ownerEmail, email.subject, email.text);
     const alert: SpendAlertRecord = {
@@ -69,20 +66,20 @@ export async function afterUsage(ctx: AccountsContext, principal: Principal, cha
       overageRevenueCents: overageAfter,
       overageRateCentsPerMinute: plan.overageRateCentsPerMinute,
       overageCostCents: mediaCogsCents(Math.max(0, change.minutesAfter - plan.includedMinutes)),
-      observedTotalCogsCents: mediaCogsCents(observedMediaMinutes(ctx, account.workspaceId, change.billingPeriod)),
+      observedTotalCogsCents: mediaCogsCents(await ctx.db.usage.mediaMinutes(account.workspaceId, change.billingPeriod)),
       ...outcome,
     };
-    await ctx.store.update((d) => d.spendAlerts.push(alert));
+    await ctx.db.spendAlerts.insert(alert);
     return alert;
   } finally {
     ctx.alertsInFlight.delete(claim);
   }
 }
 
-export function listSpendAlerts(ctx: AccountsContext, principal: Principal, query: WorkspaceListQuery = {}): { spendAlerts: SpendAlert[] } {
+export async function listSpendAlerts(ctx: AccountsContext, principal: Principal, query: WorkspaceListQuery = {}): Promise<{ spendAlerts: SpendAlert[] }> {
   requireScope(principal, 'api_keys:read');
   const { workspace_id, limit = DEFAULT_LIST_LIMIT } = parseInput(WorkspaceListQuerySchema, query, 'invalid_query', 'query');
   const workspaceId = pinnedWorkspace(principal, workspace_id);
-  const alerts = ctx.store.data.spendAlerts.filter((a) => workspaceId === undefined || a.workspaceId === workspaceId);
+  const alerts = await ctx.db.spendAlerts.list(workspaceId);
   return { spendAlerts: alerts.slice(-limit).reverse().map((a) => ({ ...a })) };
 }

@@ -14,14 +14,14 @@ import { accountPlan, workspaceAccount } from './workspace-account.js';
 
 const DEFAULT_LIST_LIMIT = 50;
 
-export function listUsage(ctx: AccountsContext, principal: Principal, query: UsageQuery = {}): UsageOutput {
+export async function listUsage(ctx: AccountsContext, principal: Principal, query: UsageQuery = {}): Promise<UsageOutput> {
   requireScope(principal, 'jobs:read');
   const { limit = DEFAULT_LIST_LIMIT, billing_period } = parseInput(UsageQuerySchema, query, 'invalid_query', 'query');
   const workspaceId = pinnedWorkspace(principal, undefined);
-  const visible = ctx.store.data.usage.filter((e) => workspaceId === undefined || e.workspaceId === workspaceId);
   const billingPeriod = billing_period ?? billingPeriodOf(ctx.now());
-  const minutesMetered = visible.filter((e) => e.billingPeriod === billingPeriod).reduce((sum, e) => sum + e.minutesMetered, 0);
-  return { entries: visible.slice(-limit).reverse().map((e) => ({ ...e })), totals: { billingPeriod, minutesMetered } };
+  const entries = await ctx.db.usage.latest({ workspaceId, limit });
+  const minutesMetered = await ctx.db.usage.totalMinutes({ billingPeriod, workspaceId });
+  return { entries, totals: { billingPeriod, minutesMetered } };
 }
 
 const grossMarginPct = (revenueCents: number, cogsCents: number) => (revenueCents > 0 ? roundTo(((revenueCents - cogsCents) / revenueCents) * 100, 2) : null);
@@ -56,14 +56,17 @@ function workspaceMargin(workspaceId: string, entries: readonly UsageEntry[], ke
 }
 
 /** Owner/operator economics of a billing period; 403 for workspace keys. */
-export function margins(ctx: AccountsContext, principal: Principal, query: MarginsQuery = {}): MarginsOutput {
+export async function margins(ctx: AccountsContext, principal: Principal, query: MarginsQuery = {}): Promise<MarginsOutput> {
   if (!principal.operator) {
     throw new ServiceError('insufficient_scope', 'Margins are operator economics: this needs an operator key (scope "operator").', { requiredScope: 'operator' }, 403);
   }
   const { limit = DEFAULT_LIST_LIMIT, billing_period } = parseInput(MarginsQuerySchema, query, 'invalid_query', 'query');
   const billingPeriod = billing_period ?? billingPeriodOf(ctx.now());
-  const entries = ctx.store.data.usage.filter((e) => e.billingPeriod === billingPeriod);
-  const keys = ctx.store.data.apiKeys;
+  return marginsOf(await ctx.db.usage.list({ billingPeriod }), await ctx.db.keys.list(), billingPeriod, limit);
+}
+
+/** The margins of a period from its ledger entries and every key. */
+export function marginsOf(entries: readonly UsageEntry[], keys: readonly ApiKeyRecord[], billingPeriod: string, limit = DEFAULT_LIST_LIMIT): MarginsOutput {
   const all = workspacesOfPeriod(entries, keys, billingPeriod)
     .map((id) => workspaceMargin(id, entries, keys))
     .sort((a, b) => b.revenueCents - a.revenueCents || a.workspaceId.localeCompare(b.workspaceId));

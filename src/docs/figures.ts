@@ -1,7 +1,7 @@
 // The figures the docs quote (cost basis, margins per plan, AI-review seconds, input ranges, example answers), rendered
 // from the code that uses them. Each is a block between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in
 // a doc; test/docs-figures.test.ts fails when a doc drifts and rewrites them with UPDATE_DOCS=1.
-import { margins } from '../accounts/usage.js';
+import { marginsOf } from '../accounts/usage.js';
 import { COST_BASIS_VERSION, COST_RATES, GROSS_MARGIN_TARGET_PCT } from '../billing/cost-basis.js';
 import { deterministicMarginPct, estimateCost } from '../billing/estimate.js';
 import { effectiveCentsPerMinute, PLAN_IDS, PLANS } from '../billing/plans.js';
@@ -9,7 +9,6 @@ import { NUMERIC_INPUT_RANGES } from '../schemas/bounds.js';
 import { MESSAGE_JSON_LIMITS, SIDECAR_JSON_LIMITS, STORED_JSON_LIMITS, type JsonLimits } from '../schemas/bounded-json.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { UsageEntry } from '../billing/ledger.js';
-import type { AccountsContext } from '../accounts/context.js';
 
 const usd = (value: number, digits = 6) => `${Number(value.toPrecision(digits))} USD`;
 const grouped = (n: number) => n.toLocaleString('en-US').replace(/,/g, ' ');
@@ -76,8 +75,7 @@ function estimateExample(): string {
 function marginsExample(): string {
   const key = { workspaceId: 'ws_example', planId: 'studio', includedMinutes: null, planPriceCents: null, active: true, createdAt: '2026-03-01T00:00:00.000Z', scopes: [] } as unknown as ApiKeyRecord;
   const entry = { workspaceId: 'ws_example', billingPeriod: '2026-03', minutesMetered: 50, mediaMinutes: 50 } as UsageEntry;
-  const ctx = { store: { data: { apiKeys: [key], usage: [entry] } }, now: () => new Date('2026-03-31T00:00:00.000Z') } as unknown as AccountsContext;
-  const out = margins(ctx, { workspaceId: 'operator', scopes: ['operator'], operator: true }, { billing_period: '2026-03' });
+  const out = marginsOf([entry], [key], '2026-03');
   return ['```json', JSON.stringify(out), '```'].join('\n');
 }
 

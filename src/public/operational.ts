@@ -137,7 +137,7 @@ export interface StateSources {
   version: string;
   engine: () => Promise<EngineCapabilities>;
   /** Whether an operator key is active; false where there are no accounts (the local door). */
-  operatorActive?: () => boolean;
+  operatorActive?: () => Promise<boolean>;
 }
 
 /** Gathers the live state the operational documents report (no secrets: only whether things are configured). */
@@ -154,7 +154,7 @@ export async function collectOperationalState(src: StateSources): Promise<Operat
     engine,
     engineError,
     signingKeySource: src.service.signingKeySource(),
-    operatorAuthConfigured: src.operatorActive?.() ?? false,
+    operatorAuthConfigured: (await src.operatorActive?.()) ?? false,
     smtpConfigured: Boolean(src.env.PREFLIGHT_SMTP_URL),
     checkoutWebhookConfigured: Boolean(src.env.PREFLIGHT_CHECKOUT_WEBHOOK_SECRET),
     allowPrivateNetworks: src.env.PREFLIGHT_ALLOW_PRIVATE_NETWORKS === '1',

@@ -57,10 +57,14 @@ export function inTransaction<T>(db: Database, work: (tx: Database) => Promise<T
 
 export const databaseDir = (home: string) => join(home, 'db');
 
-/** Where the database lives for a data dir and an environment: the URL wins, else PGlite in the data dir. */
+/**
+ * Where the database lives for a data dir and an environment: the URL wins (in PREFLIGHT_DATABASE_SCHEMA when set, so
+ * several deployments or test runs can share one server), else PGlite in the data dir.
+ */
 export function databaseOptions(home: string, env: NodeJS.ProcessEnv = process.env): OpenSqlOptions {
   const url = env.PREFLIGHT_DATABASE_URL?.trim();
-  return url ? { url } : { dir: databaseDir(home) };
+  const schema = env.PREFLIGHT_DATABASE_SCHEMA?.trim();
+  return url ? { url, ...(schema ? { schema } : {}) } : { dir: databaseDir(home) };
 }
 
 export async function openDatabase(options: OpenSqlOptions): Promise<Database> {

@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.js';
 import { newId } from '../ingress/media.js';
 import type { JobCallback, Principal } from '../service.js';
 import { loadSigningKey } from '../signing-key.js';
-import type { Store } from '../store/db.js';
+import type { Database } from '../storage/database.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/records.js';
 import { eventTypeOf, jobEventPayload, type FinishedJob } from './payload.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAfter } from './schedule.js';
@@ -33,7 +33,7 @@ import { publicDelivery, publicEndpoint } from './views.js';
 import { DrainLoop } from './worker.js';
 
 export interface WebhookServiceOptions {
-  store: Store;
+  db: Database;
   send: WebhookSender;
   /** Reads PREFLIGHT_SIGNING_KEY, PREFLIGHT_HOME and PREFLIGHT_ALLOW_PRIVATE_NETWORKS; default process.env. */
   env?: Record<string, string | undefined>;
@@ -67,7 +67,7 @@ function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: string
 }
 
 export class WebhookService {
-  private readonly store: Store;
+  private readonly db: Database;
   private readonly send: WebhookSender;
   private readonly env: Record<string, string | undefined>;
   private readonly home: string | undefined;
@@ -79,7 +79,7 @@ export class WebhookService {
   private secretBoxCache: SecretBox | null = null;
 
   constructor(options: WebhookServiceOptions) {
-    this.store = options.store;
+    this.db = options.db;
     this.send = options.send;
     this.env = options.env ?? process.env;
     this.home = options.home;
@@ -108,7 +108,7 @@ export class WebhookService {
     return this.secretBox().encrypt(secret, callbackContext(jobId));
   }
 
-  private secretFor(delivery: WebhookDeliveryRecord): string {
+  private async secretFor(delivery: WebhookDeliveryRecord): Promise<string> {
     if (delivery.webhookId === null) {
       if (!delivery.callbackSecretSealed) throw new UndeliverableError('the job has no callback_secret to sign with (created before callback secrets)');
       try {
@@ -117,7 +117,7 @@ export class WebhookService {
         throw new UndeliverableError('the callback secret cannot be decrypted (was the signing key changed?)');
       }
     }
-    const endpoint = this.store.data.webhooks.find((w) => w.webhookId === delivery.webhookId);
+    const endpoint = await this.db.webhooks.getEndpoint(delivery.webhookId);
     if (!endpoint) throw new UndeliverableError(`webhook endpoint ${delivery.webhookId} was deleted`);
     try {
       return this.secretBox().decrypt(endpoint.signingSecretEncrypted, endpoint.webhookId);
@@ -136,7 +136,7 @@ export class WebhookService {
     const parsed = parseInput(CreateWebhookInputSchema, input, 'invalid_webhook');
     const url = assertDeliveryUrl(parsed.url, this.env).toString();
     const workspaceId = principal.operator ? (parsed.workspace_id ?? principal.workspaceId) : principal.workspaceId;
-    const existing = this.store.data.webhooks.filter((w) => w.workspaceId === workspaceId).length;
+    const existing = await this.db.webhooks.countEndpoints(workspaceId);
     if (existing >= MAX_ENDPOINTS_PER_WORKSPACE) {
       throw new ServiceError('webhook_limit_reached', `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`, { limit: MAX_ENDPOINTS_PER_WORKSPACE }, 409);
     }
@@ -154,32 +154,23 @@ export class WebhookService {
       signingSecretStorage: 'encrypted',
       createdAt: this.now().toISOString(),
     };
-    await this.store.update((d) => {
-      d.webhooks.push(record);
-    });
+    await this.db.webhooks.insertEndpoint(record);
     return publicEndpoint(record, secret);
   }
 
-  listEndpoints(principal: Principal): WebhookEndpointList {
-    return { endpoints: this.store.data.webhooks.filter((w) => this.canSee(principal, w.workspaceId)).map((w) => publicEndpoint(w)) };
+  async listEndpoints(principal: Principal): Promise<WebhookEndpointList> {
+    const endpoints = await this.db.webhooks.listEndpoints(principal.operator ? undefined : principal.workspaceId);
+    return { endpoints: endpoints.map((w) => publicEndpoint(w)) };
   }
 
   /** Deletes an endpoint; its pending deliveries fail now rather than retry into the void. */
   async deleteEndpoint(principal: Principal, webhookId: string): Promise<WebhookDeleteResult> {
-    const endpoint = this.store.data.webhooks.find((w) => w.webhookId === webhookId);
+    const endpoint = await this.db.webhooks.getEndpoint(webhookId);
     if (!endpoint || !this.canSee(principal, endpoint.workspaceId)) {
       throw new ServiceError('webhook_not_found', `No webhook endpoint ${webhookId}.`, { webhookId }, 404);
     }
-    await this.store.update((d) => {
-      d.webhooks = d.webhooks.filter((w) => w.webhookId !== webhookId);
-      for (const delivery of d.deliveries) {
-        if (delivery.webhookId === webhookId && delivery.status === 'pending' && !this.inFlight.has(delivery.deliveryId)) {
-          delivery.status = 'failed';
-          delivery.nextAttemptAt = null;
-          delivery.lastError = 'webhook endpoint deleted';
-        }
-      }
-    });
+    await this.db.webhooks.deleteEndpoint(webhookId);
+    await this.db.webhooks.failPendingOf(webhookId, 'webhook endpoint deleted', [...this.inFlight]);
     return { webhookId, deleted: true };
   }
 
@@ -193,8 +184,7 @@ export class WebhookService {
     const eventType = eventTypeOf(job);
     const at = this.now();
     const payload = jobEventPayload(job, at);
-    const exists = (webhookId: string | null, url: string) =>
-      this.store.data.deliveries.some((d) => d.jobId === job.jobId && d.eventType === eventType && d.webhookId === webhookId && (webhookId !== null || d.url === url));
+    const exists = (webhookId: string | null, url: string) => this.db.webhooks.hasDelivery(job.jobId, eventType, webhookId, url);
     const newDelivery = (target: { webhookId: string | null; url: string; ownerEmail: string | null; apiKeyId: string | null; callbackSecretSealed?: string }): WebhookDeliveryRecord => ({
       deliveryId: newId('dlv'),
       ...target,
@@ -214,10 +204,13 @@ export class WebhookService {
       payload: { ...payload },
     });
 
-    const created: WebhookDeliveryRecord[] = this.store.data.webhooks
-      .filter((w) => w.workspaceId === job.workspaceId && w.eventTypes.includes(eventType) && !exists(w.webhookId, w.url))
-      .map((w) => newDelivery({ webhookId: w.webhookId, url: w.url, ownerEmail: w.ownerEmail, apiKeyId: w.apiKeyId }));
-    if (callback && !exists(null, callback.url)) {
+    const created: WebhookDeliveryRecord[] = [];
+    for (const w of await this.db.webhooks.listEndpoints(job.workspaceId)) {
+      if (w.eventTypes.includes(eventType) && !(await exists(w.webhookId, w.url))) {
+        created.push(newDelivery({ webhookId: w.webhookId, url: w.url, ownerEmail: w.ownerEmail, apiKeyId: w.apiKeyId }));
+      }
+    }
+    if (callback && !(await exists(null, callback.url))) {
       const delivery = newDelivery({ webhookId: null, url: callback.url, ownerEmail: null, apiKeyId: null, callbackSecretSealed: callback.sealedSecret });
       try {
         assertDeliveryUrl(callback.url, this.env);
@@ -227,39 +220,58 @@ export class WebhookService {
       created.push(delivery);
     }
     if (created.length) {
-      await this.store.update((d) => {
-        d.deliveries.push(...created);
-      });
+      await this.db.webhooks.insertDeliveries(created);
+      for (const d of created) if (d.status === 'pending') await this.deliveryQueued?.(d.deliveryId);
     }
     return created.map(publicDelivery);
   }
 
-  listDeliveries(principal: Principal, query: ListDeliveriesQuery = {}): WebhookDeliveryList {
+  /** Set by the queue worker: a new pending delivery is handed to the queue, so any worker sends it. */
+  private deliveryQueued: ((deliveryId: string) => Promise<unknown>) | null = null;
+
+  attachQueue(onQueued: ((deliveryId: string) => Promise<unknown>) | null): void {
+    this.deliveryQueued = onQueued;
+  }
+
+  async listDeliveries(principal: Principal, query: ListDeliveriesQuery = {}): Promise<WebhookDeliveryList> {
     const { limit = LIST_DEFAULT_LIMIT, status } = parseInput(ListDeliveriesQuerySchema, query, 'invalid_query');
-    const deliveries = this.store.data.deliveries
-      .filter((d) => this.canSee(principal, d.workspaceId) && (!status || d.status === status))
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      .slice(0, limit)
-      .map(publicDelivery);
-    return { deliveries };
+    const deliveries = await this.db.webhooks.listDeliveries({ workspaceId: principal.operator ? undefined : principal.workspaceId, status, limit });
+    return { deliveries: deliveries.map(publicDelivery) };
   }
 
   /** Sends the caller's due pending deliveries (every workspace's for operators), longest-waiting first. */
   async drain(principal: Principal, query: DrainDeliveriesQuery = {}): Promise<WebhookDrainResult> {
     const { limit = DRAIN_DEFAULT_LIMIT } = parseInput(DrainDeliveriesQuerySchema, query, 'invalid_query');
-    const nowIso = this.now().toISOString();
-    const due = this.store.data.deliveries
-      .filter((d) => d.status === 'pending' && this.canSee(principal, d.workspaceId) && !this.inFlight.has(d.deliveryId) && (d.nextAttemptAt ?? '') <= nowIso)
-      .sort((a, b) => (a.nextAttemptAt ?? '').localeCompare(b.nextAttemptAt ?? ''))
-      .slice(0, Math.min(limit, DRAIN_MAX_LIMIT));
+    const max = Math.min(limit, DRAIN_MAX_LIMIT);
+    const candidates = await this.db.webhooks.due(this.now(), max + this.inFlight.size, principal.operator ? undefined : principal.workspaceId);
+    const due = candidates.filter((d) => !this.inFlight.has(d.deliveryId)).slice(0, max);
     for (const d of due) this.inFlight.add(d.deliveryId);
-    const results = await Promise.all(due.map((d) => this.attemptClaimed(d.deliveryId)));
+    const results = (await Promise.all(due.map((d) => this.attemptIfDue(d.deliveryId)))).filter((r): r is WebhookDelivery => r !== null);
     return { processed: results.length, results };
+  }
+
+  /**
+   * Sends one delivery if it is still due: the claim pushes its next attempt ahead, so a worker in another process
+   * that saw it due too leaves it alone. Null when another worker took it first.
+   */
+  async attemptIfDue(deliveryId: string): Promise<WebhookDelivery | null> {
+    this.inFlight.add(deliveryId);
+    try {
+      const claimed = await this.db.webhooks.claimDelivery(deliveryId, this.attemptTimeoutMs + 30_000, this.now());
+      if (!claimed) {
+        this.inFlight.delete(deliveryId);
+        return null;
+      }
+    } catch (err) {
+      this.inFlight.delete(deliveryId);
+      throw err;
+    }
+    return this.attemptClaimed(deliveryId);
   }
 
   /** Makes a pending or failed delivery due now and attempts it once, right away. */
   async retryDelivery(principal: Principal, deliveryId: string): Promise<WebhookDelivery> {
-    const delivery = this.store.data.deliveries.find((d) => d.deliveryId === deliveryId);
+    const delivery = await this.db.webhooks.getDelivery(deliveryId);
     if (!delivery || !this.canSee(principal, delivery.workspaceId)) {
       throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
     }
@@ -299,11 +311,7 @@ export class WebhookService {
   // ------------------------------------------------------------------ one attempt
 
   private async updateDelivery(deliveryId: string, mutate: (d: WebhookDeliveryRecord) => void): Promise<WebhookDeliveryRecord> {
-    let found: WebhookDeliveryRecord | undefined;
-    await this.store.update((data) => {
-      found = data.deliveries.find((d) => d.deliveryId === deliveryId);
-      if (found) mutate(found);
-    });
+    const found = await this.db.webhooks.updateDelivery(deliveryId, mutate);
     if (!found) throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
     return found;
   }
@@ -314,12 +322,12 @@ export class WebhookService {
    */
   private async attemptClaimed(deliveryId: string): Promise<WebhookDelivery> {
     try {
-      const delivery = this.store.data.deliveries.find((d) => d.deliveryId === deliveryId);
+      const delivery = await this.db.webhooks.getDelivery(deliveryId);
       if (!delivery) throw new ServiceError('delivery_not_found', `No webhook delivery ${deliveryId}.`, { deliveryId }, 404);
       const startedAt = this.now();
       let secret: string;
       try {
-        secret = this.secretFor(delivery);
+        secret = await this.secretFor(delivery);
       } catch (err) {
         if (!(err instanceof UndeliverableError)) throw err;
         return publicDelivery(

@@ -33,9 +33,9 @@ function jsonOrNull(text: string): unknown {
 export async function inProcessApp(env: Record<string, string>, extend: (deps: HttpDeps) => HttpDeps = (d) => d): Promise<InProcessApp> {
   const home = mkdtempSync(join(tmpdir(), 'preflight-app-'));
   const service = await PreflightService.open({ home, env });
-  const accounts = new AccountService({ store: service.records, env });
+  const accounts = new AccountService({ db: service.records, env });
   await accounts.ensureOperatorAccess({ operatorKeyFromEnv: env.PREFLIGHT_OPERATOR_KEY, bootstrap: false });
-  const webhooks = new WebhookService({ store: service.records, env, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o) });
+  const webhooks = new WebhookService({ db: service.records, env, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o) });
   service.attachWebhooks(webhooks);
   service.attachAccounts(accounts);
   const app = createHttpApp(extend(serveDoors({ service, accounts, webhooks, env })));

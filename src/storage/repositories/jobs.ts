@@ -1,5 +1,6 @@
 // Jobs: the record as the service knows it, its idempotency key, and its events. A claim is one conditional UPDATE,
 // so of two workers handed the same job only one runs it.
+import { ServiceError } from '../../errors.js';
 import type { JobRecord } from '../../jobs/record.js';
 import type { SqlClient, SqlRunner } from '../sql.js';
 
@@ -43,7 +44,11 @@ export class JobsRepository {
    * Records a new job, and its idempotency key in the same transaction. When the key is already taken the job is not
    * created and the earlier job's id is returned instead.
    */
-  async create(record: JobRecord, idempotency?: { key: string; requestSha256: string | null }): Promise<{ created: boolean; jobId: string }> {
+  async create(
+    record: JobRecord,
+    idempotency?: { key: string; requestSha256: string | null } | null,
+    lease?: { workerId: string; leaseMs: number },
+  ): Promise<{ created: boolean; jobId: string }> {
     return this.sql.transaction(async (tx) => {
       if (idempotency) {
         const taken = await tx.query<{ job_id: string }>(
@@ -57,8 +62,9 @@ export class JobsRepository {
         }
       }
       await tx.query(
-        `INSERT INTO jobs (job_id, workspace_id, status, created_at, completed_at, source_url_sha256, doc) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
-        columns(record),
+        `INSERT INTO jobs (job_id, workspace_id, status, created_at, completed_at, source_url_sha256, doc, claimed_by, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
+        [...columns(record), lease?.workerId ?? null, lease ? new Date(Date.now() + lease.leaseMs) : null],
       );
       return { created: true, jobId: record.jobId };
     });
@@ -87,6 +93,22 @@ export class JobsRepository {
   /** Replaces the stored record (the service's own copy after it changed it). */
   async save(record: JobRecord): Promise<void> {
     await write(this.sql, record);
+  }
+
+  /**
+   * Stores a finished (completed or failed) job and lets go of its lease. Only the worker holding the job may: one
+   * whose lease ran out and was taken by another worker gets `job_lease_lost`, and nothing it wrote in the same
+   * transaction (its ledger entry) is kept.
+   */
+  async finish(record: JobRecord, workerId: string): Promise<void> {
+    const rows = await this.sql.query(
+      `UPDATE jobs SET workspace_id = $2, status = $3, created_at = $4, completed_at = $5, source_url_sha256 = $6, doc = $7::jsonb, claimed_by = NULL, lease_until = NULL
+       WHERE job_id = $1 AND (claimed_by IS NULL OR claimed_by = $8) RETURNING 1`,
+      [...columns(record), workerId],
+    );
+    if (rows.length !== 1) {
+      throw new ServiceError('job_lease_lost', `Job ${record.jobId} was taken over by another worker after this one's lease ran out; its result is theirs.`, { jobId: record.jobId }, 409);
+    }
   }
 
   /** Reads, changes and writes one job under a row lock; null when there is no such job. */
@@ -125,6 +147,25 @@ export class JobsRepository {
   async countActive(workspaceId: string): Promise<number> {
     const [row] = await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE workspace_id = $1 AND status = ANY($2)', [workspaceId, ACTIVE]);
     return row!.n;
+  }
+
+  /** The newest completed jobs of a workspace with this reuse key, newest first (job reuse). */
+  async completedWithReuseKey(workspaceId: string, reuseKey: string, except: string, limit = 5): Promise<JobRecord[]> {
+    const rows = await this.sql.query<{ doc: JobRecord }>(
+      `SELECT doc FROM jobs WHERE workspace_id = $1 AND status = 'completed' AND doc->>'reuseKey' = $2 AND job_id <> $3 ORDER BY seq DESC LIMIT $4`,
+      [workspaceId, reuseKey, except, limit],
+    );
+    return rows.map((r) => r.doc);
+  }
+
+  /** Releases a job this worker holds back to the queue (a worker stopping before it ran it to the end). */
+  async release(jobId: string, workerId: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE jobs SET status = 'queued', claimed_by = NULL, lease_until = NULL, doc = doc || jsonb_build_object('status', 'queued', 'stage', NULL, 'progressPct', 0)
+       WHERE job_id = $1 AND claimed_by = $2 AND status = 'running' RETURNING 1`,
+      [jobId, workerId],
+    );
+    return rows.length === 1;
   }
 
   /** Oldest first: the jobs to hand to the queue again at start-up. */
@@ -172,15 +213,15 @@ export class JobsRepository {
 
   /**
    * Running jobs whose lease ran out (their worker died) fail as `interrupted`; with `everyRunning` (one embedded
-   * process starting up) every running job does. Returns the failed jobs.
+   * process starting up, or `jobId` the queue gave up on) every running job does. Returns the failed jobs.
    */
-  async failInterrupted(opts: { everyRunning?: boolean; at?: Date } = {}): Promise<JobRecord[]> {
+  async failInterrupted(opts: { everyRunning?: boolean; jobId?: string; at?: Date } = {}): Promise<JobRecord[]> {
     const at = opts.at ?? new Date();
     const rows = await this.sql.query<{ doc: JobRecord }>(
       `UPDATE jobs SET status = 'failed', completed_at = $1, claimed_by = NULL, lease_until = NULL,
          doc = doc || jsonb_build_object('status', 'failed', 'failureReason', 'interrupted', 'minutesMetered', 0, 'completedAt', $2::text, 'stage', NULL)
-       WHERE status = 'running' AND ($3 OR lease_until IS NULL OR lease_until < $1) RETURNING doc`,
-      [at, at.toISOString(), opts.everyRunning ?? false],
+       WHERE status = 'running' AND ($3 OR lease_until < $1) AND ($4::text IS NULL OR job_id = $4) RETURNING doc`,
+      [at, at.toISOString(), opts.everyRunning ?? false, opts.jobId ?? null],
     );
     return rows.map((r) => r.doc);
   }

@@ -60,6 +60,17 @@ export class WebhooksRepository {
 
   // ---------------------------------------------------------------- deliveries
 
+  /** Fails the pending deliveries of a deleted endpoint (except those being attempted right now). */
+  async failPendingOf(webhookId: string, reason: string, inFlight: readonly string[] = []): Promise<number> {
+    const rows = await this.sql.query(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
+         doc = doc || jsonb_build_object('status', 'failed', 'nextAttemptAt', NULL, 'lastError', $2::text)
+       WHERE webhook_id = $1 AND status = 'pending' AND NOT (delivery_id = ANY($3::text[])) RETURNING 1`,
+      [webhookId, reason, inFlight],
+    );
+    return rows.length;
+  }
+
   insertDeliveries(records: readonly WebhookDeliveryRecord[]): Promise<void> {
     return this.deliveries.insertMany(records);
   }

@@ -22,9 +22,9 @@ async function service() {
   return { svc, home };
 }
 
-function receiptError(fn: () => unknown): ServiceError {
+async function receiptError(fn: () => Promise<unknown>): Promise<ServiceError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ServiceError);
     return err as ServiceError;
@@ -38,12 +38,12 @@ describe('the receipt of a job', () => {
     const file = await fx.cleanPodcast();
     const full = (await svc.createJob(LOCAL_PRINCIPAL, { file_path: file })).job;
     expect(full.coverage).toEqual({ complete: true, deliveryProfile: 'podcast_delivery', narrowed: false, missing: [], errored: [], reason: null });
-    expect(svc.getReceipt(LOCAL_PRINCIPAL, full.jobId)).toMatchObject({ verdict: 'PASS', profile: 'podcast_delivery' });
+    expect(await svc.getReceipt(LOCAL_PRINCIPAL, full.jobId)).toMatchObject({ verdict: 'PASS', profile: 'podcast_delivery' });
 
     const narrowed = (await svc.createJob(LOCAL_PRINCIPAL, { file_path: file, checks: 'loudness,clipping' })).job;
     expect(narrowed).toMatchObject({ verdict: 'PASS', minutesMetered: 0, coverage: { complete: false, narrowed: true, missing: ['format_spec', 'dead_air', 'channel_balance'] } });
     expect(existsSync(join(home, 'jobs', narrowed.jobId, 'receipt.json'))).toBe(false);
-    const error = receiptError(() => svc.getReceipt(LOCAL_PRINCIPAL, narrowed.jobId));
+    const error = await receiptError(() => svc.getReceipt(LOCAL_PRINCIPAL, narrowed.jobId));
     expect(error).toMatchObject({ code: 'receipt_incomplete_check', status: 409 });
     expect(error.message).toMatch(/ran 2 of the 5 gates podcast_delivery requires of audio.*run the full profile to get a receipt/);
   });
@@ -60,7 +60,7 @@ describe('the receipt of a job', () => {
     const complete = buildReceipt({ jobId: job.jobId, verdict: 'PASS', sha256: (report.media as { sha256: string }).sha256, profile: 'podcast_delivery', gates: ['format_spec', 'loudness', 'clipping', 'dead_air', 'channel_balance'], blockedGates: [] }, SECRET);
     const old = { ...complete, gates: ['loudness'] };
     writeFileSync(join(dir, 'receipt.json'), JSON.stringify({ ...old, signature: signReceipt(old as Receipt, SECRET) }));
-    const error = receiptError(() => svc.getReceipt(LOCAL_PRINCIPAL, job.jobId));
+    const error = await receiptError(() => svc.getReceipt(LOCAL_PRINCIPAL, job.jobId));
     expect(error.code).toBe('receipt_incomplete_check');
     expect(error.message).toMatch(/ran 1 of the 5 gates/);
   });

@@ -31,12 +31,25 @@ export interface OpenSqlOptions {
   maxConnections?: number;
 }
 
+/**
+ * Postgres stores no NUL character in text or JSON: a request that carries one is refused as bad input (400) before
+ * any statement runs, rather than failing inside the database as a server error.
+ */
+function refuseNul(params: unknown[]): unknown[] {
+  for (const p of params) {
+    if (typeof p === 'string' && (p.includes('\u0000') || p.includes('\\u0000'))) {
+      throw new ServiceError('invalid_input', 'Text may not contain the NUL character (U+0000).', {}, 400);
+    }
+  }
+  return params;
+}
+
 class PgliteClient implements SqlClient {
   readonly kind = 'pglite' as const;
   constructor(readonly db: PGlite) {}
 
   async query<T extends Row>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.db.query<T>(text, params)).rows;
+    return (await this.db.query<T>(text, refuseNul(params))).rows;
   }
 
   async exec(text: string): Promise<void> {
@@ -45,7 +58,7 @@ class PgliteClient implements SqlClient {
 
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.db.transaction((tx: Transaction) =>
-      work({ query: async <R extends Row>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows }),
+      work({ query: async <R extends Row>(text: string, params: unknown[] = []) => (await tx.query<R>(text, refuseNul(params))).rows }),
     );
   }
 
@@ -82,7 +95,7 @@ class PostgresClient implements SqlClient {
 
   async query<T extends Row>(text: string, params: unknown[] = []): Promise<T[]> {
     try {
-      return (await this.pool.query<T>(text, params)).rows;
+      return (await this.pool.query<T>(text, refuseNul(params))).rows;
     } catch (err) {
       throw unavailable(err);
     }
@@ -112,7 +125,7 @@ class PostgresClient implements SqlClient {
     let broken: Error | undefined;
     try {
       await conn.query('BEGIN');
-      const result = await work({ query: async <R extends Row>(text: string, params: unknown[] = []) => (await conn.query<R>(text, params)).rows });
+      const result = await work({ query: async <R extends Row>(text: string, params: unknown[] = []) => (await conn.query<R>(text, refuseNul(params))).rows });
       await conn.query('COMMIT');
       return result;
     } catch (err) {

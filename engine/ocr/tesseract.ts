@@ -106,8 +106,17 @@ export class OcrEngine {
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.callTimeoutMs);
     });
-    const result = await Promise.race([worker.recognize(pgm(picture), {}, { blocks: true, text: false }), timeout]);
+    // A call the engine gave up on (timed out, or closed under it) settles later, often as a rejection: it is caught
+    // here so that it never surfaces as an unhandled rejection.
+    const call = Promise.resolve()
+      .then(() => worker.recognize(pgm(picture), {}, { blocks: true, text: false }))
+      .catch((err: unknown) => ({ failed: err }));
+    const result = await Promise.race([call, timeout]);
     clearTimeout(timer);
+    if (result !== 'timeout' && 'failed' in result) {
+      if (this.closed) return null;
+      throw result.failed;
+    }
     if (result === 'timeout') {
       this.timeouts++;
       this.worker = null;

@@ -1,10 +1,9 @@
 // Uploaded media in the object store: the signed PUT streams into it (size cap and SHA-256 on the way), and a worker
 // reads it back as a file, in place on the local filesystem, or fetched to a temporary file from S3-compatible storage.
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from './errors.js';
 import { streamToDisk } from './uploads.js';
@@ -21,26 +20,12 @@ export async function storeUploadBody(objects: ObjectStore, uploadId: string, bo
   const key = uploadKey(uploadId);
   // On the filesystem store the body goes straight to its place (no staging copy of a large file).
   if (objects instanceof LocalObjectStore) return { key, ...(await streamToDisk(body, dirname(objects.url(key)), maxBytes)) };
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        done(new ServiceError('upload_too_large', `The upload is larger than the ${maxBytes} bytes reserved (size_bytes).`, { maxBytes }, 413));
-        return;
-      }
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
   const staging = mkdtempSync(join(tmpdir(), 'preflight-upload-'));
   try {
-    const staged = join(staging, 'content');
-    await pipeline(body, meter, createWriteStream(staged, { mode: 0o600 }));
-    if (bytes === 0) throw new ServiceError('empty_body', 'The PUT had no bytes: send the media as the request body. The upload URL stays valid.', {}, 400);
-    await objects.putStream(key, createReadStream(staged).pipe(new PassThrough()), bytes, 'application/octet-stream');
-    return { key, bytes, sha256: hash.digest('hex') };
+    // The same metering as the filesystem store (size cap, empty body, SHA-256), into a staging folder.
+    const staged = await streamToDisk(body, staging, maxBytes);
+    await objects.putStream(key, createReadStream(staged.path).pipe(new PassThrough()), staged.bytes, 'application/octet-stream');
+    return { key, bytes: staged.bytes, sha256: staged.sha256 };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

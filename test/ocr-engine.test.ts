@@ -45,4 +45,26 @@ describe('OcrEngine', () => {
     }
     expect(await patient.recognise(picture)).toBeNull();
   });
+
+  it('closes under calls that are about to reach its worker without an unhandled rejection', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const picture = await frameOf(file, 960, 540);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const engine = new OcrEngine();
+      expect(await engine.recognise(picture)).not.toBeNull();
+      // The next calls wait on the started worker, then post to it a few microtasks later: the engine closes between.
+      const calls = [engine.recognise(picture), engine.recognise(picture)];
+      await Promise.resolve();
+      await engine.close();
+      const settled = await Promise.all(calls.map((c) => c.then((lines) => lines === null || Array.isArray(lines))));
+      expect(settled).toEqual([true, true]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

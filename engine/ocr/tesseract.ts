@@ -62,15 +62,35 @@ export function ocrEngineName(): string {
 
 const pgm = (p: OcrPicture): Buffer => Buffer.concat([Buffer.from(`P5\n${p.width} ${p.height}\n255\n`, 'ascii'), p.gray]);
 
+/** A worker and whether it has been retired: a retired worker is never handed a new call. */
+interface LiveWorker {
+  worker: Worker;
+  retired: boolean;
+  /** Settles when the worker is retired: calls still in it are then given up (terminate() never settles them). */
+  gone: Promise<'gone'>;
+  leave: () => void;
+}
+
+/**
+ * Terminates a retired worker once the calls already handed to it have reached it. tesseract.js posts a call to its
+ * worker a few microtasks after `recognize()` is invoked, and a call posted after `terminate()` rejects inside the
+ * library where nobody can catch it; a macrotask later, every call invoked before retirement has been posted.
+ */
+function retire(live: LiveWorker): Promise<void> {
+  live.retired = true;
+  live.leave();
+  return new Promise((resolve) => setImmediate(resolve)).then(async () => void (await live.worker.terminate().catch(() => undefined)));
+}
+
 /** One Tesseract worker, created on first use; a call that times out replaces the worker. */
 export class OcrEngine {
-  private worker: Promise<Worker> | null = null;
+  private worker: Promise<LiveWorker> | null = null;
   private closed = false;
   timeouts = 0;
 
   constructor(private readonly callTimeoutMs = OCR_CALL_TIMEOUT_MS) {}
 
-  private start(): Promise<Worker> {
+  private start(): Promise<LiveWorker> {
     if (this.closed) throw new Error('OCR engine closed');
     this.worker ??= (async () => {
       const { langPath, gzip } = englishModel();
@@ -80,7 +100,9 @@ export class OcrEngine {
       // Sparse text (PSM 11): captions and graphics sit anywhere in the picture, not in a page layout.
       // A fixed DPI keeps Tesseract from estimating one (and logging about it) on every call.
       await worker.setParameters({ tessedit_pageseg_mode: '11' as never, user_defined_dpi: '96', debug_file: '/dev/null' } as never);
-      return worker;
+      let leave = () => {};
+      const gone = new Promise<'gone'>((resolve) => (leave = () => resolve('gone')));
+      return { worker, retired: false, gone, leave };
     })();
     return this.worker;
   }
@@ -101,7 +123,7 @@ export class OcrEngine {
 
   private async recogniseWhole(picture: OcrPicture): Promise<OcrLine[] | null> {
     if (this.closed) return null;
-    const worker = await this.start();
+    const live = await this.start();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.callTimeoutMs);
@@ -109,18 +131,24 @@ export class OcrEngine {
     // A call the engine gave up on (timed out, or closed under it) settles later, often as a rejection: it is caught
     // here so that it never surfaces as an unhandled rejection.
     const call = Promise.resolve()
-      .then(() => worker.recognize(pgm(picture), {}, { blocks: true, text: false }))
+      .then(() => {
+        if (live.retired) throw new Error('OCR worker retired');
+        return live.worker.recognize(pgm(picture), {}, { blocks: true, text: false });
+      })
       .catch((err: unknown) => ({ failed: err }));
-    const result = await Promise.race([call, timeout]);
+    const result = await Promise.race([call, timeout, live.gone]);
     clearTimeout(timer);
+    if (result === 'gone') return null;
     if (result !== 'timeout' && 'failed' in result) {
-      if (this.closed) return null;
+      if (this.closed || live.retired) return null;
       throw result.failed;
     }
     if (result === 'timeout') {
       this.timeouts++;
-      this.worker = null;
-      void worker.terminate().catch(() => undefined);
+      if (!live.retired) {
+        this.worker = null;
+        void retire(live);
+      }
       return null;
     }
     const blocks = (result.data.blocks ?? []) as unknown as TesseractBlock[];
@@ -135,6 +163,6 @@ export class OcrEngine {
     this.closed = true;
     const worker = this.worker;
     this.worker = null;
-    if (worker) await (await worker).terminate();
+    if (worker) await retire(await worker);
   }
 }

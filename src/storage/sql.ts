@@ -1,9 +1,11 @@
 // One SQL client over two engines: PGlite (Postgres in WASM, persisted in a folder) by default, a Postgres server
 // through a `pg` pool when a URL is given. Every repository is written once against this interface.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ServiceError } from '../errors.js';
+import { pgliteTemplate } from './pglite-template.js';
 
 export type Row = Record<string, unknown>;
 export type EngineKind = 'pglite' | 'postgres';
@@ -161,7 +163,23 @@ export async function openSql(options: OpenSqlOptions): Promise<SqlClient> {
     if (schema) await client.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     return client;
   }
-  if (options.dir) mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-  const db = await PGlite.create(options.dir ?? undefined);
-  return new PgliteClient(db);
+  return new PgliteClient(await openPglite(options.dir ?? null));
+}
+
+/**
+ * Opens the embedded engine in `dir` (memory when null). A new database is loaded from the build's template when there
+ * is one for this PGlite; should that fail, it is initialised afresh.
+ */
+async function openPglite(dir: string | null): Promise<PGlite> {
+  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const template = dir && existsSync(join(dir, 'PG_VERSION')) ? null : pgliteTemplate();
+  if (template) {
+    try {
+      return await PGlite.create(dir ?? undefined, { loadDataDir: template });
+    } catch (err) {
+      process.stderr.write(`preflight: the embedded database template could not be loaded (${(err as Error).message}); initialising afresh\n`);
+      if (dir) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    }
+  }
+  return PGlite.create(dir ?? undefined);
 }

@@ -18,7 +18,7 @@ const CHECKOUT_SECRET = 'checkout-secret-for-tests';
 
 
 function startServer(env: Record<string, string>): Promise<RunningServer> {
-  return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', ...env });
+  return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', ...env }, { args: ['--no-worker'] });
 }
 
 const api = apiRequest;

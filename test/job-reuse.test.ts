@@ -19,7 +19,7 @@ let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'reuse-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off' });
+  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'reuse-test-signing-key-0123456789' }, { args: ['--no-worker'] });
   keyA = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'A', workspace_id: 'ws_reuse_a', plan_id: 'creator' } })).json.apiKey;
   keyB = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'B', workspace_id: 'ws_reuse_b', plan_id: 'creator' } })).json.apiKey;
 }, 120_000);

@@ -7,18 +7,7 @@ import { JobQueue, QUEUES } from '../src/storage/queue.js';
 import type { OpenSqlOptions } from '../src/storage/sql.js';
 import { describeEachEngine, type Engine } from './helpers/storage-engines.js';
 import { jobRecord } from './helpers/storage-records.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+import { sleep, until } from './helpers/wait.js';
 
 describeEachEngine('queue', (engine: Engine) => {
   let db: Database;

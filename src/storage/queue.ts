@@ -181,8 +181,29 @@ export class JobQueue {
     boss.on('error', (err: Error) => process.stderr.write(`preflight: queue: ${err.message}\n`));
     await boss.start();
     const queue = new JobQueue(boss, options);
-    await queue.createQueues();
+    try {
+      await queue.createQueuesRacing();
+    } catch (err) {
+      await boss.stop({ graceful: false, wait: true, close: true }).catch(() => {});
+      throw err;
+    }
     return queue;
+  }
+
+  /**
+   * Processes starting together on one server create the queues at once; pg-boss's queue creation (a partition per
+   * queue) can deadlock with itself or find a queue half made. The loser tries again and finds the queue there.
+   */
+  private async createQueuesRacing(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createQueues();
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (attempt >= 5 || !['40P01', '23505', '42P07', '42710'].includes(code ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 400 * attempt));
+      }
+    }
   }
 
   private async createQueues(): Promise<void> {

@@ -47,8 +47,13 @@ export class QueueWorker {
     const queue = await JobQueue.start({ sql: service.records.sql, url, schema: queueSchema(env), schedule: work && (opts.retention ?? true) });
     const worker = new QueueWorker(queue, opts);
     service.attachQueue((jobId) => queue.sendOnce<JobData>(QUEUES.qcJob, { jobId }, jobId));
-    if (work) await worker.startWorking();
-    else webhooks?.attachQueue((deliveryId) => queueDelivery(queue, deliveryId));
+    try {
+      if (work) await worker.startWorking();
+      else webhooks?.attachQueue((deliveryId) => queueDelivery(queue, deliveryId));
+    } catch (err) {
+      await worker.stop(0);
+      throw err;
+    }
     return worker;
   }
 

@@ -21,6 +21,8 @@ export interface RunningServer {
   url: string;
   proc: ChildProcess;
   home: string;
+  /** What it wrote on stderr so far. */
+  stderr(): string;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function startServe(env: Record<string, string>, opts: { args?: str
     proc.stdout!.on('data', (d: Buffer) => d.toString().includes('listening on') && ready());
     proc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, proc, home };
+  return { url: `http://127.0.0.1:${port}`, proc, home, stderr: () => stderr };
 }
 
 export interface ApiAnswer {

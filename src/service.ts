@@ -648,19 +648,23 @@ export class PreflightService {
     };
   }
 
-  private async uploadedMedia(principal: Principal, uploadId: string): Promise<ResolvedMedia> {
+  /** The caller's upload with its bytes stored: its ingress and the hash taken when the bytes arrived. */
+  private async uploadedRecord(principal: Principal, uploadId: string): Promise<Pick<ResolvedMedia, 'ingress' | 'sha256'>> {
     const record = await this.db.uploads.get(uploadId);
     if (!record || !(principal.operator || record.workspaceId === principal.workspaceId)) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
     if (record.status !== 'uploaded') {
       throw new ServiceError('upload_not_uploaded', `Upload ${uploadId} has no content yet: PUT the bytes to its signed URL first.`, { uploadId }, 409);
     }
-    const file = await uploadedMediaFile(this.objects, uploadId);
     return {
-      path: file.path,
       ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
       sha256: record.sha256,
-      cleanup: file.cleanup,
     };
+  }
+
+  private async uploadedMedia(principal: Principal, uploadId: string): Promise<ResolvedMedia> {
+    const upload = await this.uploadedRecord(principal, uploadId);
+    const file = await uploadedMediaFile(this.objects, uploadId);
+    return { ...upload, path: file.path, cleanup: file.cleanup };
   }
 
   private async jobMedia(principal: Principal, input: CreateJobInput, ctx: OpContext): Promise<ResolvedMedia> {
@@ -857,12 +861,14 @@ export class PreflightService {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
     if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
-    const media = input.upload_id ? await this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    // An upload is not fetched here (its hash was taken when its bytes arrived): the worker that runs the job reads it.
+    const upload = input.upload_id ? await this.uploadedRecord(principal, input.upload_id) : null;
+    const media = upload ? null : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
     try {
-      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
+      const sha256 = principal.operator ? null : upload ? (upload.sha256 ?? null) : await this.mediaHashForLimits(principal, media!);
+      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
     } finally {
-      // A queued job reads its media again when it runs (on whichever worker takes it).
-      media.cleanup();
+      media?.cleanup();
     }
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
@@ -880,13 +886,13 @@ export class PreflightService {
         planPriceCents: input.plan_price_cents,
         includedMinutes: input.included_minutes,
       },
-      source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media.path },
+      source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media!.path },
       profile: input.profile,
       checks: input.checks,
       reuse: input.reuse,
       planId: input.plan_id,
       sidecars,
-    }, { mediaIngress: { ...media.ingress, sha256: null } });
+    }, { mediaIngress: { ...(upload ?? media!).ingress, sha256: null } });
     if (!created) return this.getJob(principal, record.jobId);
     await this.event(record.jobId, { event_type: 'job.queued' });
     try {

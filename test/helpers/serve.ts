@@ -3,9 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
-export const BIN = resolve(import.meta.dirname, '../../bin/preflight.js');
+/** The repository's bin, from here or from the compiled copy under dist/ (the benchmarks start servers too). */
+export const BIN = resolve(import.meta.dirname, import.meta.dirname.split(sep).includes('dist') ? '../../..' : '../..', 'bin/preflight.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((done) => {

@@ -303,7 +303,8 @@ export class PreflightService {
         this.db.jobs
           .renewLease(jobId, this.workerId, this.leaseMs)
           .then((held) => {
-            if (held || !this.running.has(jobId)) return;
+            // Not held because it just finished here (finishing lets go of the lease) is no take-over.
+            if (held || !this.running.has(jobId) || run.record.status !== 'running') return;
             process.stderr.write(`preflight: job ${jobId} was taken over by another worker after this one's lease ran out; stopping it here\n`);
             this.leaseLost.add(jobId);
             run.abort.abort();

@@ -13,6 +13,9 @@ export const QUEUES = {
   retention: 'retention',
 } as const;
 
+/** Dead letters and the daily retention job are rare: their loops ask for jobs every 30 s (a send here wakes them). */
+export const RARE_QUEUE = { pollingIntervalSeconds: 30 };
+
 /** Attempts of a queue job whose handler threw (a store error, say) before it is dead-lettered: the first and 2 retries. */
 export const QUEUE_RETRY_LIMIT = 2;
 
@@ -250,10 +253,12 @@ export class JobQueue {
 
   /**
    * Runs `handler` for jobs of `name`, up to `concurrency` at once in this process. A handler that throws fails the
-   * attempt (retried, then dead-lettered); one that returns completes it.
+   * attempt (retried, then dead-lettered); one that returns completes it. An idle loop asks for jobs every
+   * `pollingIntervalSeconds` (the queue's default unless given: rare queues ask less often).
    */
-  work<T>(name: string, concurrency: number, handler: (job: QueuedJob<T>) => Promise<unknown>): QueueLoop<T> {
-    const loop = new QueueLoop<T>(this.boss, name, Math.max(1, concurrency), handler, (this.options.pollingIntervalSeconds ?? 2) * 1000);
+  work<T>(name: string, concurrency: number, handler: (job: QueuedJob<T>) => Promise<unknown>, opts: { pollingIntervalSeconds?: number } = {}): QueueLoop<T> {
+    const pollSeconds = opts.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2;
+    const loop = new QueueLoop<T>(this.boss, name, Math.max(1, concurrency), handler, pollSeconds * 1000);
     this.loops.push(loop as unknown as QueueLoop<never>);
     loop.start();
     return loop;

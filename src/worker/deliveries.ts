@@ -1,6 +1,6 @@
 // Webhook deliveries on the queue: a new pending delivery is sent to `webhook-delivery`; a worker attempts it, and a
 // delivery still pending afterwards (a failed attempt with retries left) is queued again for its next attempt time.
-import { QUEUES, type JobQueue } from '../storage/queue.js';
+import { QUEUES, RARE_QUEUE, type JobQueue } from '../storage/queue.js';
 import type { WebhookService } from '../webhooks/index.js';
 
 interface DeliveryData {
@@ -24,9 +24,14 @@ export function workDeliveries(queue: JobQueue, webhooks: WebhookService, concur
     return { next: next?.toISOString() ?? null };
   });
   // The record stays pending: queueOverdueDeliveries finds it again.
-  queue.work<DeliveryData>(QUEUES.webhookDeliveryDead, 1, async ({ data }) => {
-    process.stderr.write(`preflight worker: the queue gave up on delivery ${data.deliveryId} (store errors); it is queued again within minutes\n`);
-  });
+  queue.work<DeliveryData>(
+    QUEUES.webhookDeliveryDead,
+    1,
+    async ({ data }) => {
+      process.stderr.write(`preflight worker: the queue gave up on delivery ${data.deliveryId} (store errors); it is queued again within minutes\n`);
+    },
+    RARE_QUEUE,
+  );
 }
 
 /** Pending deliveries due before `before` lost their queue job (a crash between insert and send): queued again. */

@@ -2,7 +2,7 @@
 // server), and a worker takes them, up to its concurrency at once. `preflight worker` runs one; `preflight serve` runs
 // the same one in-process unless --no-worker (then it only enqueues); `preflight mcp` starts one when a job is queued.
 import type { PreflightService } from '../service.js';
-import { JobQueue, QUEUES, queueSchema } from '../storage/queue.js';
+import { JobQueue, QUEUES, RARE_QUEUE, queueSchema } from '../storage/queue.js';
 import { retentionDays, scheduleRetention } from '../storage/retention.js';
 import type { WebhookService } from '../webhooks/index.js';
 import { queueDelivery, queueOverdueDeliveries, workDeliveries } from './deliveries.js';
@@ -61,7 +61,7 @@ export class QueueWorker {
     const { service, webhooks, env, concurrency } = this.opts;
     const queue = this.queue;
     queue.work<JobData>(QUEUES.qcJob, concurrency, async ({ data }) => ({ ran: (await service.runQueued(data.jobId)) !== null }));
-    queue.work<JobData>(QUEUES.qcJobDead, 1, async ({ data }) => ({ failed: await service.abandonJob(data.jobId) }));
+    queue.work<JobData>(QUEUES.qcJobDead, 1, async ({ data }) => ({ failed: await service.abandonJob(data.jobId) }), RARE_QUEUE);
     if (webhooks) workDeliveries(queue, webhooks, Math.max(2, concurrency));
     if (this.opts.retention ?? true) await scheduleRetention(queue, service.records, service.objectStore, retentionDays(env));
 

@@ -2,7 +2,7 @@
 // processes of the built CLI), each with a data dir of its own, sharing only the database and an S3-protocol object
 // store (s3rver). Eight async jobs over HTTP; both workers take jobs; one worker is killed (-9) mid-job and its job
 // still completes on the other; no job is lost or run twice; the usage ledger matches the jobs; one webhook per job.
-// Then: a store write that fails (the database drops the connection) fails its own job or request with a clear error
+// The plan's active-job limit holds across the workers. Then: a store write that fails (the database drops the connection) fails its own job or request with a clear error
 // while the processes serve the others; and SIGTERM hands a running job back to the queue.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +133,19 @@ describe.skipIf(!POSTGRES_URL)(`scale-out on a Postgres server${POSTGRES_URL ? '
     await sleep(500);
     expect(delivered.filter((d) => ids.includes(d.jobId)).map((d) => `${d.jobId} ${d.event}`).sort()).toEqual(ids.map((id) => `${id} job.completed`).sort());
   }, 240_000);
+
+  it("holds the plan's active-job limit across the workers", async () => {
+    const free = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'free', workspace_id: 'ws_scale_free' } })).json.apiKey;
+    const mine = await uploadFile(server, free, await fx.podcastOf(121, 440));
+    const body = (i: number) => ({ upload_id: mine, process_async: true, reuse: false, idempotency_key: `free-${i}` });
+    // The free plan allows 2 jobs queued or running at a time, counted in the shared database.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await api(server, 'POST', '/v1/qc/jobs', { key: free, body: body(i) }));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 429]);
+    expect(answers[2]!.json.error.code).toBe('active_jobs_limit_exceeded');
+    for (const a of answers.slice(0, 2)) expect((await waitFinished(a.json.jobId)).status).toBe('completed');
+    expect((await api(server, 'POST', '/v1/qc/jobs', { key: free, body: body(3) })).status).toBe(202);
+  }, 120_000);
 
   it('fails the job or request whose store write lost its connection, with a clear error, and serves the others', async () => {
     // The database drops the connection of the one statement that completes one job, and of the one that stores one

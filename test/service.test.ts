@@ -190,6 +190,10 @@ function serviceSuite(url: string | null) {
     expect(await reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'queued', minutesMetered: 0 });
     expect((await reopened.getEvents(alice, job.jobId)).map((e) => e.event_type)).toContain('job.requeued');
     expect(await reopened.getJob(alice, 'job_sync_crash')).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+    // The queue gave up on the queued job (a dead letter): it fails as interrupted, once.
+    expect(await reopened.abandonJob(job.jobId)).toBe(true);
+    expect(await reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'failed', failureReason: 'interrupted' });
+    expect(await reopened.abandonJob(job.jobId)).toBe(false);
   });
 
   it('refuses a second service on the same data dir', async () => {

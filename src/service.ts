@@ -717,7 +717,7 @@ export class PreflightService {
 
   /**
    * Creates a job. Sync mode starts the check now and waits up to `waitMs` (default: until done); the run goes on in
-   * this process if the wait ends first and the caller polls. Async mode queues it for drain.
+   * this process if the wait ends first and the caller polls. Async mode queues it for a worker (or a drain).
    */
   async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);

@@ -11,16 +11,17 @@ const BIN = join(ROOT, 'bin/preflight.js');
 const dir = join(ROOT, '.cache/bench/batch');
 const SECONDS = 30;
 
-async function makeFile(index: number): Promise<string> {
+/** A 720p test pattern with a tone, its hue and pitch set by `index` (so each file is distinct), cached. */
+export async function benchClip(index: number, seconds = SECONDS): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  const out = join(dir, `batch-${index}-720p25-${SECONDS}s.mp4`);
+  const out = join(dir, `batch-${index}-720p25-${seconds}s.mp4`);
   if (existsSync(out)) return out;
   process.stderr.write(`generating ${out} ...\n`);
   const part = `${out}.${process.pid}.part.mp4`;
   await execa(ffmpegPath(), [
     '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=25:d=${SECONDS},hue=h=${index * 40}`,
-    '-f', 'lavfi', '-i', `sine=f=${440 + index * 110}:d=${SECONDS}:r=48000`,
+    '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=25:d=${seconds},hue=h=${index * 40}`,
+    '-f', 'lavfi', '-i', `sine=f=${440 + index * 110}:d=${seconds}:r=48000`,
     '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', part,
   ], { stdin: 'ignore', timeout: 600_000 });
   await execa('mv', [part, out]);
@@ -35,7 +36,7 @@ async function timed(args: string[], home: string): Promise<{ seconds: number; c
 
 export async function batchBench(): Promise<void> {
   const files = [];
-  for (let i = 0; i < 4; i++) files.push(await makeFile(i));
+  for (let i = 0; i < 4; i++) files.push(await benchClip(i));
   const work = mkdtempSync(join(tmpdir(), 'preflight-bench-batch-'));
   const home = join(work, 'home');
   try {

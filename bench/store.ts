@@ -1,8 +1,9 @@
 // npm run bench -- store [sizes...]: the store under load (issue 15). Seeds 1k, 10k and 100k jobs with their reports
 // through the repositories on each engine (PGlite on disk; the Postgres server at PREFLIGHT_BENCH_DATABASE_URL or
 // PREFLIGHT_TEST_DATABASE_URL, in a schema of its own dropped afterwards) and prints start-up time, p50/p99 of get job,
-// get report, list jobs (limit 100) and create one more job, and the size on disk. Then the same for today's lowdb
+// get report, list jobs (limit 100) and create one more job, and the size on disk. Then the same for the old lowdb
 // store at 1k and 10k ("before"). Targets: reads p99 < 20 ms and create p99 < 50 ms at 100k, flat from 1k to 100k.
+// Last, the queue's throughput on 1 worker against 2 (bench/throughput.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { openDatabase, type Database } from '../src/storage/database.js';
 import { LocalObjectStore } from '../src/storage/object-store.js';
 import type { OpenSqlOptions } from '../src/storage/sql.js';
 import { Store } from '../src/store/db.js';
+import { throughputBench } from './throughput.js';
 
 const WORKSPACES = 20;
 const SAMPLES = 200;
@@ -208,12 +210,14 @@ async function lowdbBench(sizes: number[]): Promise<void> {
   }
 }
 
+/** `npm run bench -- store [sizes...]`; `npm run bench -- store throughput` runs the throughput part alone. */
 export async function storeBench(args: string[]): Promise<void> {
+  const url = process.env.PREFLIGHT_BENCH_DATABASE_URL?.trim() || process.env.PREFLIGHT_TEST_DATABASE_URL?.trim() || null;
+  if (args[0] === 'throughput') return throughputBench(url);
   const sizes = args.length ? args.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [1000, 10_000, 100_000];
   const work = mkdtempSync(join(tmpdir(), 'pf-bench-store-'));
   const objects = new LocalObjectStore(join(work, 'objects'));
   const reportIds: string[] = [];
-  const url = process.env.PREFLIGHT_BENCH_DATABASE_URL?.trim() || process.env.PREFLIGHT_TEST_DATABASE_URL?.trim() || null;
   const schema = `pf_bench_${process.pid}`;
   try {
     console.log('store benchmark (issue 15): reads p99 < 20 ms and create p99 < 50 ms at 100k jobs, flat from 1k to 100k');
@@ -223,6 +227,7 @@ export async function storeBench(args: string[]): Promise<void> {
     console.log(`objects: ${f(duBytes(join(work, 'objects')) / 1e6, 1)} MB of reports for ${reportIds.length} jobs`);
     console.log('before (lowdb db.json, today):');
     await lowdbBench(sizes.filter((n) => n <= 10_000));
+    await throughputBench(url);
   } finally {
     if (url) {
       const pg = await openDatabase({ url, maxConnections: 1 });

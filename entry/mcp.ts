@@ -14,7 +14,11 @@ import { collectOperationalState } from '../src/public/operational.js';
 import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
 import { RemoteBackend, remoteConfigFromEnv, type RemoteConfig } from '../tools/remote.js';
 import { createMcpServer, runWaitMsFromEnv } from '../tools/server.js';
+import { defaultConcurrency, workerOnDemand } from '../src/worker/index.js';
 import { newCommand, parseCommand, portNumber } from './options.js';
+
+/** How long a closing MCP session lets queued jobs finish before they are handed back (queued for the next start). */
+const STOP_GRACE_MS = 5_000;
 
 interface McpOptions {
   uploadPort?: number;
@@ -90,11 +94,11 @@ async function main(): Promise<void> {
     exitWithError(err);
   }
   const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
-  // Queued (process_async) jobs are drained in the background.
-  const stopQueue = service.startQueueWorker((err) => process.stderr.write(`preflight mcp: drain failed: ${err.message}\n`));
+  // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
+  const worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
   await serveOverStdio(server, async () => {
-    stopQueue();
     await door?.close();
+    await worker.stop(STOP_GRACE_MS);
     await service.close();
   });
   const uploads = door ? `; upload port ${door.url} (signed upload PUTs and public documents only)` : '';

@@ -1,7 +1,8 @@
-// bin `preflight`: check a file on disk, verify a receipt, print the receipt keys. Exit codes: 0 PASS (and WATCH unless
-// --fail-on watch), 1 BLOCK, 2 error (also: --receipt asked of a check that did not run its whole profile).
+// bin `preflight`: check a file on disk, verify a receipt, print the receipt keys, run a queue worker. Exit codes: 0 PASS
+// (and WATCH unless --fail-on watch), 1 BLOCK, 2 error (also: --receipt asked of a check that did not run its whole
+// profile).
 // Each command's code is imported when that command runs, so `--version`, `--help` and a check start without the rest.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EngineError } from '../engine/errors.js';
 import { ENGINE_VERSION } from '../engine/version.js';
 import type { BatchFlags } from './cli/batch/command.js';
@@ -10,7 +11,9 @@ import { BATCH_FORMATS, BatchUsageError } from './cli/batch/usage.js';
 import type { CheckFlags } from './cli/check-command.js';
 import { CliError, EXIT } from './cli/exit.js';
 import type { VerifyFlags } from './cli/verify-command.js';
+import type { WorkerFlags } from './cli/worker-command.js';
 import { ServiceError } from './errors.js';
+import { parseConcurrency } from './worker/concurrency.js';
 
 export { EXIT };
 
@@ -35,6 +38,12 @@ async function checkOrBatch(files: string[], flags: CheckCommandFlags): Promise<
   }
   const { checkCommand } = await import('./cli/check-command.js');
   return checkCommand(files[0], flags);
+}
+
+function graceSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) throw new InvalidArgumentError('needs a number of seconds from 0 to 3600.');
+  return n;
 }
 
 function program(): Command {
@@ -93,6 +102,20 @@ function program(): Command {
     .action(async (flags: { rotate?: boolean }) => {
       const { receiptKeysCommand } = await import('./cli/receipt-keys-command.js');
       process.exitCode = receiptKeysCommand(flags);
+    });
+  cmd
+    .command('worker')
+    .description(
+      'Run queued jobs (process_async) and webhook deliveries from the queue of the database this process shares with `preflight serve --no-worker` ' +
+        '(PREFLIGHT_DATABASE_URL, and PREFLIGHT_OBJECT_STORE_URL for the media): any number of workers on any number of machines. ' +
+        'SIGTERM lets running jobs finish for --grace seconds, then hands them back to the queue; a worker killed outright leaves them to their lease.',
+    )
+    .option('--concurrency <n>', 'jobs run at once (default: from the cores and free memory)', parseConcurrency)
+    .option('--public-url <url>', "the API's public URL (as given to `serve --public-url`): used in webhook payloads' job URLs and as the receipts' issuer")
+    .option('--grace <seconds>', 'on SIGTERM, how long running jobs may finish before they are handed back (0 to 3600)', graceSeconds, 30)
+    .action(async (flags: WorkerFlags) => {
+      const { workerCommand } = await import('./cli/worker-command.js');
+      process.exitCode = await workerCommand(flags);
     });
   cmd
     .command('serve')

@@ -39,6 +39,7 @@ import { openStorage, type Storage } from './storage/index.js';
 import { inTransaction, type Database } from './storage/database.js';
 import type { ObjectStore } from './storage/object-store.js';
 import { newJobRecord } from './jobs/new-record.js';
+import { JOB_ATTEMPTS } from './storage/repositories/jobs.js';
 import { storeUploadBody, uploadedMediaFile } from './uploads-storage.js';
 import {
   assertPutAllowed,
@@ -205,13 +206,23 @@ export function jobLeaseMs(env: NodeJS.ProcessEnv): number {
 }
 
 export class PreflightService {
-  /** Jobs running in this process: the live record (progress is kept here, not written), and how to stop it. */
-  private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController; record: JobRecord }>();
-  /** Queued jobs a drain has taken. */
+  /**
+   * Jobs running in this process: the live record (progress is kept here, not written), how to stop it, and whether it
+   * came from the queue (then it can be handed back).
+   */
+  private readonly running = new Map<string, { promise: Promise<void>; abort: AbortController; record: JobRecord; queued: boolean }>();
+  /** Queued jobs this process has taken (a worker or a drain). */
   private readonly claimed = new Set<string>();
+  /** Queued jobs being stopped to be handed back to the queue (the process is stopping). */
+  private readonly handingBack = new Set<string>();
+  /** Jobs whose lease this process could not renew: another worker took them over, their result is not ours. */
+  private readonly leaseLost = new Set<string>();
+  /** Set when this process stops taking jobs: queued jobs it has not started yet go back. */
+  private stopping = false;
   /** Who holds this process's leases on running jobs. */
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private readonly leaseMs: number;
+  /** How long this process holds a running job without renewing it (PREFLIGHT_JOB_LEASE_SECONDS). */
+  readonly leaseMs: number;
   private leaseTimer: NodeJS.Timeout | null = null;
   /** Minutes each running check was allowed after its probe, until it is metered. */
   private readonly reserved = new Map<string, { workspaceId: string; minutes: number }>();
@@ -252,7 +263,7 @@ export class PreflightService {
         inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
         urls: options.urls ?? LOCAL_URLS,
       });
-      await service.failInterruptedJobs();
+      await service.recoverJobs({ startup: true });
       service.startLeaseRenewal();
       return service;
     } catch (err) {
@@ -262,9 +273,13 @@ export class PreflightService {
     }
   }
 
-  /** Stops running checks (their jobs fail as interrupted, or go back to the queue), closes the store, releases the data dir. */
+  /**
+   * Stops running checks (queued jobs go back to the queue, a synchronous job fails: its caller is gone), closes the
+   * store, releases the data dir.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.handBack();
     this.closed = true;
     for (const run of this.running.values()) run.abort.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
@@ -278,11 +293,23 @@ export class PreflightService {
     return this.db.sql.kind === 'pglite';
   }
 
-  /** The jobs this process runs keep their lease while they run; a dead process's leases run out. */
+  /**
+   * The jobs this process runs keep their lease while they run; a dead process's leases run out. A job whose lease was
+   * taken over (this process stalled past it) is stopped here: the worker that has it now runs it.
+   */
   private startLeaseRenewal(): void {
     this.leaseTimer = setInterval(() => {
-      for (const jobId of this.running.keys()) {
-        this.db.jobs.renewLease(jobId, this.workerId, this.leaseMs).catch((err: Error) => process.stderr.write(`preflight: could not renew the lease of ${jobId}: ${err.message}\n`));
+      for (const [jobId, run] of this.running) {
+        this.db.jobs
+          .renewLease(jobId, this.workerId, this.leaseMs)
+          .then((held) => {
+            // Not held because it just finished here (finishing lets go of the lease) is no take-over.
+            if (held || !this.running.has(jobId) || run.record.status !== 'running') return;
+            process.stderr.write(`preflight: job ${jobId} was taken over by another worker after this one's lease ran out; stopping it here\n`);
+            this.leaseLost.add(jobId);
+            run.abort.abort();
+          })
+          .catch((err: Error) => process.stderr.write(`preflight: could not renew the lease of ${jobId}: ${err.message}\n`));
       }
     }, Math.max(1000, Math.floor(this.leaseMs / 3)));
     this.leaseTimer.unref();
@@ -327,13 +354,63 @@ export class PreflightService {
   // ------------------------------------------------------------------ start-up
 
   /**
-   * An embedded database has one process: every job left running was interrupted when it stopped. On a shared server
-   * only jobs whose lease ran out are (their worker died); the queue hands a queued job's retry to another worker.
+   * Jobs whose worker died: a queued job with attempts left goes back to the queue, any other fails as `interrupted`
+   * (docs/deploy.md). At the start of an embedded process every job left running had its worker die (one process owns
+   * the database); on a shared server, and later on, only jobs whose lease ran out did. Workers call this every half
+   * lease, so a job whose worker was killed runs again within about a lease and a half.
    */
-  async failInterruptedJobs(): Promise<number> {
-    const interrupted = await this.db.jobs.failInterrupted({ everyRunning: this.embedded });
-    for (const j of interrupted) await this.event(j.jobId, { event_type: 'job.failed', detail: 'interrupted: the process stopped while the job was running' });
-    return interrupted.length;
+  async recoverJobs(opts: { startup?: boolean } = {}): Promise<{ requeued: number; failed: number }> {
+    const { requeued, failed } = await this.db.jobs.recover({ everyRunning: Boolean(opts.startup) && this.embedded });
+    for (const j of requeued) {
+      await this.event(j.jobId, { event_type: 'job.requeued', detail: `its worker stopped during attempt ${j.attempts ?? 1} of ${JOB_ATTEMPTS}` });
+      await this.handToQueue(j.jobId);
+    }
+    for (const j of failed) {
+      await this.event(j.jobId, { event_type: 'job.failed', detail: 'interrupted: the process stopped while the job was running' });
+      this.announce(j);
+    }
+    return { requeued: requeued.length, failed: failed.length };
+  }
+
+  /**
+   * The queue gave up on a job (its attempts all threw, e.g. the store was unreachable): it fails as `interrupted`,
+   * unless a live worker holds it or it finished. True when it was failed here.
+   */
+  async abandonJob(jobId: string): Promise<boolean> {
+    const failed = await this.db.jobs.failAbandoned(jobId);
+    if (!failed) return false;
+    await this.event(jobId, { event_type: 'job.failed', detail: 'interrupted: the queue gave up on the job after its retries' });
+    this.announce(failed);
+    return true;
+  }
+
+  /**
+   * Stops taking queued jobs and hands back the ones running here: their checks stop, their records go back to
+   * queued (the attempt is not counted) and to the queue, for another worker or the next start.
+   */
+  async handBack(): Promise<void> {
+    this.stopping = true;
+    const runs = [...this.running].filter(([, run]) => run.queued);
+    for (const [jobId, run] of runs) {
+      this.handingBack.add(jobId);
+      run.abort.abort();
+    }
+    await Promise.allSettled(runs.map(([, run]) => run.promise));
+  }
+
+  private async giveBack(record: JobRecord): Promise<void> {
+    try {
+      if (!(await this.db.jobs.release(record.jobId, this.workerId))) return;
+      await this.event(record.jobId, { event_type: 'job.handed_back', detail: 'the worker stopped before the job ended; queued again' });
+      await this.handToQueue(record.jobId);
+    } catch (err) {
+      // Left running under a lease that is no longer renewed: it comes back when the lease runs out.
+      process.stderr.write(`preflight: could not hand job ${record.jobId} back to the queue: ${(err as Error).message}\n`);
+    }
+  }
+
+  private async handToQueue(jobId: string): Promise<void> {
+    await this.jobQueued?.(jobId).catch((err: Error) => process.stderr.write(`preflight: could not queue job ${jobId}: ${err.message} (it is queued again at the next worker start)\n`));
   }
 
   // ------------------------------------------------------------------ access
@@ -572,19 +649,23 @@ export class PreflightService {
     };
   }
 
-  private async uploadedMedia(principal: Principal, uploadId: string): Promise<ResolvedMedia> {
+  /** The caller's upload with its bytes stored: its ingress and the hash taken when the bytes arrived. */
+  private async uploadedRecord(principal: Principal, uploadId: string): Promise<Pick<ResolvedMedia, 'ingress' | 'sha256'>> {
     const record = await this.db.uploads.get(uploadId);
     if (!record || !(principal.operator || record.workspaceId === principal.workspaceId)) throw new ServiceError('upload_not_found', `No upload ${uploadId}.`, { uploadId }, 404);
     if (record.status !== 'uploaded') {
       throw new ServiceError('upload_not_uploaded', `Upload ${uploadId} has no content yet: PUT the bytes to its signed URL first.`, { uploadId }, 409);
     }
-    const file = await uploadedMediaFile(this.objects, uploadId);
     return {
-      path: file.path,
       ingress: { mode: 'signed_upload', contentType: record.contentType, bytes: record.bytesReceived, ephemeral: false, storageMode: record.storageMode },
       sha256: record.sha256,
-      cleanup: file.cleanup,
     };
+  }
+
+  private async uploadedMedia(principal: Principal, uploadId: string): Promise<ResolvedMedia> {
+    const upload = await this.uploadedRecord(principal, uploadId);
+    const file = await uploadedMediaFile(this.objects, uploadId);
+    return { ...upload, path: file.path, cleanup: file.cleanup };
   }
 
   private async jobMedia(principal: Principal, input: CreateJobInput, ctx: OpContext): Promise<ResolvedMedia> {
@@ -636,7 +717,7 @@ export class PreflightService {
 
   /**
    * Creates a job. Sync mode starts the check now and waits up to `waitMs` (default: until done); the run goes on in
-   * this process if the wait ends first and the caller polls. Async mode queues it for drain.
+   * this process if the wait ends first and the caller polls. Async mode queues it for a worker (or a drain).
    */
   async createJob(principal: Principal, input: CreateJobInput, ctx: OpContext = {}, opts: { waitMs?: number } = {}): Promise<{ job: QcJob; replay: boolean; queued: boolean }> {
     if (this.closed) throw new ServiceError('service_closed', 'The service is shutting down.', {}, 503);
@@ -781,12 +862,14 @@ export class PreflightService {
       throw new ServiceError('async_inline_unsupported', `process_async jobs cannot carry inline media or sidecars (${inline.join(', ')}); pass file paths.`, { fields: inline }, 400);
     }
     if (!input.file_path && !input.upload_id) throw new ServiceError('missing_media', 'A queued job needs file_path or upload_id.', {}, 400);
-    const media = input.upload_id ? await this.uploadedMedia(principal, input.upload_id) : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
+    // An upload is not fetched here (its hash was taken when its bytes arrived): the worker that runs the job reads it.
+    const upload = input.upload_id ? await this.uploadedRecord(principal, input.upload_id) : null;
+    const media = upload ? null : await resolveMedia({ file_path: input.file_path }, { inlineMaxBytes: 0 });
     try {
-      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, await this.mediaHashForLimits(principal, media), declaredMinutes));
+      const sha256 = principal.operator ? null : upload ? (upload.sha256 ?? null) : await this.mediaHashForLimits(principal, media!);
+      await this.assertUsageAllowed(principal, economics, await this.chargeableMinutes(principal.workspaceId, sha256, declaredMinutes));
     } finally {
-      // A queued job reads its media again when it runs (on whichever worker takes it).
-      media.cleanup();
+      media?.cleanup();
     }
     const sidecars: SidecarInput = {};
     for (const f of SIDECAR_PATH_FIELDS) if (input[f]) sidecars[f] = input[f];
@@ -804,16 +887,22 @@ export class PreflightService {
         planPriceCents: input.plan_price_cents,
         includedMinutes: input.included_minutes,
       },
-      source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media.path },
+      source: input.upload_id ? { kind: 'upload', uploadId: input.upload_id } : { kind: 'local_path', path: media!.path },
       profile: input.profile,
       checks: input.checks,
       reuse: input.reuse,
       planId: input.plan_id,
       sidecars,
-    }, { mediaIngress: { ...media.ingress, sha256: null } });
+    }, { mediaIngress: { ...(upload ?? media!).ingress, sha256: null } });
     if (!created) return this.getJob(principal, record.jobId);
     await this.event(record.jobId, { event_type: 'job.queued' });
-    await this.jobQueued?.(record.jobId);
+    try {
+      await this.jobQueued?.(record.jobId);
+    } catch (err) {
+      // Not handed to the queue, so nobody would run it: it fails now, and the caller is told why.
+      await this.fail(record, err).catch(() => {});
+      throw err;
+    }
     return toQcJob(record, this.opts.urls);
   }
 
@@ -855,30 +944,13 @@ export class PreflightService {
   }
 
   /**
-   * Set by the queue worker: a job just queued is handed to the queue, so any worker sharing the database takes it.
-   * Without one (the local MCP door) queued jobs are drained by `startQueueWorker` or `drain`.
+   * Set by the queue (src/worker): a job just queued, or queued again, is handed to it, so any worker sharing the
+   * database takes it. Without one, queued jobs wait for `drain` or the next process that has a queue.
    */
   private jobQueued: ((jobId: string) => Promise<unknown>) | null = null;
 
   attachQueue(onQueued: ((jobId: string) => Promise<unknown>) | null): void {
     this.jobQueued = onQueued;
-  }
-
-  /**
-   * Drains queued jobs in the background, one at a time and never overlapping itself, until the returned stop
-   * function is called. Failures are reported through `onError` (the job itself records why it failed).
-   */
-  startQueueWorker(onError: (err: Error) => void, intervalMs = 1000): () => void {
-    let draining = false;
-    const timer = setInterval(() => {
-      if (draining || this.closed) return;
-      draining = true;
-      this.drain(LOCAL_PRINCIPAL, { limit: 1 })
-        .catch(onError)
-        .finally(() => (draining = false));
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
   }
 
   /** Processes queued jobs of the caller's workspace (all workspaces for operators), oldest first. */
@@ -900,7 +972,7 @@ export class PreflightService {
    * is finished. The claim is one conditional UPDATE, so of two workers handed the same job one runs it.
    */
   async runQueued(jobId: string, ctx: OpContext = {}): Promise<JobRecord | null> {
-    if (this.closed || this.claimed.has(jobId) || this.running.has(jobId)) return null;
+    if (this.closed || this.stopping || this.claimed.has(jobId) || this.running.has(jobId)) return null;
     this.claimed.add(jobId);
     try {
       const record = await this.db.jobs.claim(jobId, this.workerId, this.leaseMs);
@@ -930,6 +1002,10 @@ export class PreflightService {
       }
       record.sidecarIngress = sidecars.ingress;
       const e = request.economics ?? {};
+      if (this.stopping) {
+        media.cleanup();
+        return await this.giveBack(record);
+      }
       await this.start(
         record,
         media,
@@ -945,6 +1021,7 @@ export class PreflightService {
         },
         ctx,
         owner,
+        true,
       );
     } catch (err) {
       media?.cleanup();
@@ -959,6 +1036,7 @@ export class PreflightService {
     input: RunInput,
     ctx: OpContext,
     principal: Principal | null,
+    queued = false,
   ): Promise<void> {
     const abort = new AbortController();
     const onAbort = () => abort.abort();
@@ -968,8 +1046,10 @@ export class PreflightService {
       media.cleanup();
       this.running.delete(record.jobId);
       this.reserved.delete(record.jobId);
+      this.handingBack.delete(record.jobId);
+      this.leaseLost.delete(record.jobId);
     });
-    this.running.set(record.jobId, { promise, abort, record });
+    this.running.set(record.jobId, { promise, abort, record, queued });
     return promise;
   }
 
@@ -1024,7 +1104,9 @@ export class PreflightService {
         this.accounts.afterUsage(limited, { minutesBefore: before, minutesAfter: after, billingPeriod: billingPeriodOf(new Date()) }).catch(() => {});
       }
     } catch (err) {
-      await this.fail(record, err, t0, [media.path]);
+      if (this.handingBack.has(record.jobId)) await this.giveBack(record);
+      else if (this.leaseLost.has(record.jobId)) return;
+      else await this.fail(record, err, t0, [media.path]);
     }
   }
 
@@ -1167,6 +1249,8 @@ export class PreflightService {
       await this.db.jobs.finish(failed, this.workerId);
       Object.assign(record, failed);
     } catch (storeErr) {
+      // Another worker took the job over after this one's lease ran out: the job's outcome is theirs to record.
+      if (storeErr instanceof ServiceError && storeErr.code === 'job_lease_lost') return;
       // The job keeps its last stored state (a restart marks a job left running as interrupted); the caller is told.
       process.stderr.write(`preflight: could not record the failure of job ${record.jobId}: ${(storeErr as Error).message}\n`);
       throw storeErr;

@@ -12,10 +12,10 @@ import { ACCEPTED_PROFILE_NAMES, DELIVERY_PROFILE_IDS } from '../engine/profiles
 import { serveDoors } from '../entry/serve-doors.js';
 import { createHttpApp } from '../http/app.js';
 import type { Env } from '../http/route.js';
-import { AccountService } from '../src/accounts/index.js';
-import { policyFromEnv, postJson } from '../src/ingress/remote.js';
-import { PreflightService } from '../src/service.js';
-import { WebhookService } from '../src/webhooks/index.js';
+import type { AccountService } from '../src/accounts/index.js';
+import type { PreflightService } from '../src/service.js';
+import type { WebhookService } from '../src/webhooks/index.js';
+import { openServerServices } from '../src/worker/services.js';
 
 const DOC_PATH = resolve(import.meta.dirname, '../docs/api.md');
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -72,16 +72,8 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'preflight-api-doc-'));
   const env = { PREFLIGHT_SIGNING_KEY: 'api-doc-test-signing-key-0123456789' };
   // The same services and doors as `preflight serve` (entry/serve-doors.ts).
-  service = await PreflightService.open({ home, env });
-  const accounts = new AccountService({ db: service.records, env });
-  webhooks = new WebhookService({
-    db: service.records,
-    env,
-    home,
-    send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o),
-  });
-  service.attachWebhooks(webhooks);
-  service.attachAccounts(accounts);
+  let accounts: AccountService;
+  ({ service, accounts, webhooks } = await openServerServices({ home, env, debug: false }));
   const app: OpenAPIHono<Env> = createHttpApp(serveDoors({ service, accounts, webhooks, env }));
   const res = await app.request('/openapi.json');
   expect(res.status).toBe(200);
@@ -90,7 +82,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await webhooks?.stopWorker();
   await service?.close();
   if (home) rmSync(home, { recursive: true, force: true });
 });

@@ -64,7 +64,7 @@ let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'fuzz-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', PREFLIGHT_CHECKOUT_WEBHOOK_SECRET: CHECKOUT_SECRET });
+  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'fuzz-signing-key-0123456789', PREFLIGHT_CHECKOUT_WEBHOOK_SECRET: CHECKOUT_SECRET }, { args: ['--no-worker'] });
   const all = ['jobs:read', 'jobs:write', 'reports:read', 'uploads:write', 'webhooks:write', 'api_keys:read', 'api_keys:write'];
   keyA = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { workspace_id: 'ws_fuzz_a', scopes: all } })).json.apiKey;
   keyB = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { workspace_id: 'ws_fuzz_b', scopes: all } })).json.apiKey;

@@ -12,6 +12,7 @@ import { AccountService } from '../src/accounts/index.js';
 import { maxAiReviewSecondsAtMargin } from '../src/billing/estimate.js';
 import { collectOperationalState } from '../src/public/operational.js';
 import { PreflightService } from '../src/service.js';
+import { QueueWorker } from '../src/worker/index.js';
 import { COST_RATES } from '../src/billing/cost-basis.js';
 import { MAX_AI_REVIEW_SECONDS, MAX_CENTS, MAX_DURATION_SECONDS, MAX_MINUTES } from '../src/schemas/bounds.js';
 import * as fx from './helpers/fixtures.js';
@@ -29,14 +30,13 @@ const CHECKOUT_SECRET = 'hardening-checkout-secret';
 const SERVE_ENV = {
   PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY,
   PREFLIGHT_SIGNING_KEY: 'hardening-signing-key-0123456789',
-  PREFLIGHT_QUEUE_WORKER: 'off',
   PREFLIGHT_CHECKOUT_WEBHOOK_SECRET: CHECKOUT_SECRET,
   // Loopback receivers for callbacks; every target in this file is 127.0.0.1.
   PREFLIGHT_ALLOW_PRIVATE_NETWORKS: '1',
 };
 
 beforeAll(async () => {
-  server = await startServe(SERVE_ENV);
+  server = await startServe(SERVE_ENV, { args: ['--no-worker'] });
   const created = await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { workspace_id: 'ws_hard', plan_id: 'creator' } });
   expect(created.status, created.text).toBe(201);
   workspaceKey = created.json.apiKey;
@@ -139,7 +139,7 @@ describe('free-form JSON', () => {
   });
 
   it('is bounded before it is stored: a deep or huge per_check is refused, every workspace goes on, nothing shown is lost', async () => {
-    let own = await startServe(SERVE_ENV);
+    let own = await startServe(SERVE_ENV, { args: ['--no-worker'] });
     try {
       const keys: string[] = [];
       for (const ws of ['ws_json_a', 'ws_json_b']) keys.push((await api(own, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { workspace_id: ws } })).json.apiKey);
@@ -163,7 +163,7 @@ describe('free-form JSON', () => {
 
       own.proc.kill('SIGTERM');
       await new Promise((r) => own.proc.on('exit', r));
-      own = await startServe(SERVE_ENV, { home: own.home });
+      own = await startServe(SERVE_ENV, { home: own.home, args: ['--no-worker'] });
       expect((await api(own, 'GET', `/v1/qc/jobs/${shown.json.jobId}`, { key: keys[0] })).json.status).toBe('queued');
       expect((await api(own, 'GET', `/v1/qc/jobs/${other.json.jobId}`, { key: keys[1] })).json.status).toBe('queued');
     } finally {
@@ -336,8 +336,8 @@ describe('async creates', () => {
       { service, auth: accounts, state: () => collectOperationalState({ service, env: {}, version: ENGINE_VERSION, engine: engineCapabilities }) },
       { port: 0, restUrls: true },
     );
-    // A worker that polls every millisecond takes queued jobs as soon as they exist.
-    const stopWorker = service.startQueueWorker(() => {}, 1);
+    // The in-process queue worker takes each queued job as soon as it is sent.
+    const worker = await QueueWorker.start({ service, env: {}, concurrency: 2, retention: false });
     try {
       const media = await upload(door, operatorKey!);
       const answers = await Promise.all(
@@ -345,8 +345,8 @@ describe('async creates', () => {
       );
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
     } finally {
-      stopWorker();
       await door.close();
+      await worker.stop(0);
       await service.close();
     }
   });

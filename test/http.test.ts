@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignatureHeader } from '../src/webhooks/index.js';
 import * as fx from './helpers/fixtures.js';
+import { uploadFile } from './helpers/http-client.js';
 import { apiRequest, BIN, freePort, startServe, type RunningServer } from './helpers/serve.js';
 
 const OPERATOR_KEY = 'op_test_key_0123456789abcdef0123456789abcdef';
@@ -18,7 +19,7 @@ const CHECKOUT_SECRET = 'checkout-secret-for-tests';
 
 
 function startServer(env: Record<string, string>): Promise<RunningServer> {
-  return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off', ...env });
+  return startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'http-test-signing-key-0123456789', ...env }, { args: ['--no-worker'] });
 }
 
 const api = apiRequest;
@@ -52,15 +53,6 @@ afterAll(() => {
   strict?.proc.kill('SIGTERM');
   open?.proc.kill('SIGTERM');
 });
-
-async function uploadFile(server: RunningServer, key: string, file: string): Promise<string> {
-  const bytes = readFileSync(file);
-  const reserve = await api(server, 'POST', '/v1/uploads', { key, body: { filename: 'media.mp4', content_type: 'video/mp4', size_bytes: bytes.length } });
-  expect(reserve.status, reserve.text).toBe(201);
-  const put = await fetch(reserve.json.signedPutUrl, { method: 'PUT', body: bytes });
-  expect(put.status).toBe(200);
-  return reserve.json.uploadId;
-}
 
 describe('start-up', () => {
   it('refuses to run open: no operator key and no --bootstrap exits 2 with how to start; --bootstrap prints a key once', async () => {

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fx from './helpers/fixtures.js';
+import { uploadFile } from './helpers/http-client.js';
 import { apiRequest as api, startServe, type RunningServer } from './helpers/serve.js';
 
 const OPERATOR_KEY = 'op_test_key_reuse_0123456789abcdef0123456789';
@@ -19,7 +20,7 @@ let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'reuse-test-signing-key-0123456789', PREFLIGHT_QUEUE_WORKER: 'off' });
+  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: 'reuse-test-signing-key-0123456789' }, { args: ['--no-worker'] });
   keyA = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'A', workspace_id: 'ws_reuse_a', plan_id: 'creator' } })).json.apiKey;
   keyB = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'B', workspace_id: 'ws_reuse_b', plan_id: 'creator' } })).json.apiKey;
 }, 120_000);
@@ -28,13 +29,7 @@ afterAll(() => {
   server?.proc.kill('SIGTERM');
 });
 
-async function upload(key: string, file: string): Promise<string> {
-  const bytes = readFileSync(file);
-  const reserve = await api(server, 'POST', '/v1/uploads', { key, body: { filename: 'media.mp4', content_type: 'video/mp4', size_bytes: bytes.length } });
-  expect(reserve.status, reserve.text).toBe(201);
-  expect((await fetch(reserve.json.signedPutUrl, { method: 'PUT', body: bytes })).status).toBe(200);
-  return reserve.json.uploadId;
-}
+const upload = (key: string, file: string) => uploadFile(server, key, file);
 
 async function job(key: string, body: Record<string, unknown>) {
   const created = await api(server, 'POST', '/v1/qc/jobs', { key, body });

@@ -17,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), 'preflight-receipts-http-'));
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: SIGNING_KEY, PREFLIGHT_QUEUE_WORKER: 'off' }, { args: ['--public-url', 'http://127.0.0.1:{port}'] });
+  server = await startServe({ PREFLIGHT_OPERATOR_KEY: OPERATOR_KEY, PREFLIGHT_SIGNING_KEY: SIGNING_KEY }, { args: ['--no-worker', '--public-url', 'http://127.0.0.1:{port}'] });
 }, 120_000);
 
 afterAll(() => {

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PreflightService, type Principal } from '../src/service.js';
 import { openObjectStore } from '../src/storage/object-store.js';
 import * as fx from './helpers/fixtures.js';
+import { startS3rver, type RunningS3 } from './helpers/s3rver.js';
 
 const dirs: string[] = [];
 const tempDir = (name: string) => {
@@ -19,24 +19,16 @@ const tempDir = (name: string) => {
   return dir;
 };
 
-let server: S3rver;
+let s3: RunningS3;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tempDir('pf-s3rver-svc-'), configureBuckets: [{ name: 'preflight-svc' }] });
-  const { port } = await server.run();
-  env = {
-    PREFLIGHT_SIGNING_KEY: 'object-store-signing-key-0123456789',
-    PREFLIGHT_OBJECT_STORE_URL: 's3://preflight-svc/deploy-b',
-    AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`,
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_REGION: 'us-east-1',
-  };
+  s3 = await startS3rver('preflight-svc');
+  env = { PREFLIGHT_SIGNING_KEY: 'object-store-signing-key-0123456789', ...s3.env('deploy-b') };
 });
 
 afterAll(async () => {
-  await server?.close();
+  await s3?.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -10,6 +10,7 @@ import { QcJobSchema } from '../src/schemas/job.js';
 import { LOCAL_PRINCIPAL, PreflightService, type Principal } from '../src/service.js';
 import { databaseOptions, openDatabase, type Database } from '../src/storage/database.js';
 import * as fx from './helpers/fixtures.js';
+import { jobRecord } from './helpers/storage-records.js';
 import { POSTGRES_HINT, POSTGRES_URL } from './helpers/storage-engines.js';
 
 const open: PreflightService[] = [];
@@ -173,17 +174,26 @@ function serviceSuite(url: string | null) {
     await expect(svc.getReport(alice, job.jobId)).rejects.toThrow(/failed/);
   });
 
-  it('marks jobs left running by a crash as failed (interrupted) at start-up', async () => {
+  it('at start-up, queues again a queued job whose worker died and fails a synchronous one as interrupted', async () => {
     const home = mkdtempSync(join(tmpdir(), 'preflight-crash-'));
     const { svc } = await service(home);
     const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true });
     await svc.close();
     open.pop();
-    // Simulate a crash mid-run: the record says running.
-    // A worker took it and died: its lease ran out (on the embedded engine every job left running is interrupted).
-    await withDatabase(home, (db) => db.jobs.claim(job.jobId, 'a-worker-that-crashed', 1_000, new Date(Date.now() - 60_000)));
+    // A worker took the queued job and died: its lease ran out (on the embedded engine every job left running counts).
+    // A synchronous job was left running too: its caller is gone, so it is not run again.
+    await withDatabase(home, async (db) => {
+      await db.jobs.claim(job.jobId, 'a-worker-that-crashed', 1_000, new Date(Date.now() - 60_000));
+      await db.jobs.create(jobRecord('job_sync_crash', alice.workspaceId, { status: 'running', request: null }), null, { workerId: 'a-worker-that-crashed', leaseMs: -60_000 });
+    });
     const { svc: reopened } = await service(home);
-    expect((await reopened.getJob(alice, job.jobId))).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+    expect(await reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'queued', minutesMetered: 0 });
+    expect((await reopened.getEvents(alice, job.jobId)).map((e) => e.event_type)).toContain('job.requeued');
+    expect(await reopened.getJob(alice, 'job_sync_crash')).toMatchObject({ status: 'failed', failureReason: 'interrupted', minutesMetered: 0 });
+    // The queue gave up on the queued job (a dead letter): it fails as interrupted, once.
+    expect(await reopened.abandonJob(job.jobId)).toBe(true);
+    expect(await reopened.getJob(alice, job.jobId)).toMatchObject({ status: 'failed', failureReason: 'interrupted' });
+    expect(await reopened.abandonJob(job.jobId)).toBe(false);
   });
 
   it('refuses a second service on the same data dir', async () => {

@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalObjectStore, openObjectStore, parseS3Url, type ObjectStore } from '../src/storage/object-store.js';
+import { startS3rver, type RunningS3 } from './helpers/s3rver.js';
 
 const dirs: string[] = [];
 const tempDir = (name: string) => {
@@ -16,21 +16,18 @@ const tempDir = (name: string) => {
   return dir;
 };
 
-let server: S3rver;
-let endpoint: string;
+let s3: RunningS3;
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tempDir('pf-s3rver-'), configureBuckets: [{ name: 'preflight-test' }] });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3rver('preflight-test');
 });
 
 afterAll(async () => {
-  await server?.close();
+  await s3?.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const s3Env = () => ({ PREFLIGHT_OBJECT_STORE_URL: 's3://preflight-test/deploy-a', AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' });
+const s3Env = () => s3.env('deploy-a');
 
 const stores: [string, () => ObjectStore][] = [
   ['local filesystem', () => openObjectStore(tempDir('pf-objects-'), {})],

@@ -7,18 +7,7 @@ import { JobQueue, QUEUES } from '../src/storage/queue.js';
 import type { OpenSqlOptions } from '../src/storage/sql.js';
 import { describeEachEngine, type Engine } from './helpers/storage-engines.js';
 import { jobRecord } from './helpers/storage-records.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+import { sleep, until } from './helpers/wait.js';
 
 describeEachEngine('queue', (engine: Engine) => {
   let db: Database;
@@ -45,13 +34,33 @@ describeEachEngine('queue', (engine: Engine) => {
   it('works a sent job to completion', async () => {
     const queue = await startQueue();
     const seen: string[] = [];
-    await queue.work<{ jobId: string }>(QUEUES.qcJob, 2, async (job) => {
+    const loop = queue.work<{ jobId: string }>(QUEUES.qcJob, 2, async (job) => {
       seen.push(job.data.jobId);
     });
     const id = await queue.send(QUEUES.qcJob, { jobId: 'job_q1' });
     await until('the job to complete', async () => (await queue.boss.getJobById(QUEUES.qcJob, id))?.state === 'completed');
     expect(seen).toEqual(['job_q1']);
-    await queue.boss.offWork(QUEUES.qcJob);
+    await loop.stop();
+  });
+
+  it('keeps one waiting job per key, and a handler holds its slot for as long as it runs', async () => {
+    const queue = await startQueue({ leaseSeconds: 1 });
+    expect(await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_once' }, 'job_once')).toBeTruthy();
+    expect(await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_once' }, 'job_once')).toBeNull();
+    await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_other' }, 'job_other');
+    // One slot, and a first job that runs past its queue expiry (1 s): the second waits for the slot all the same.
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    const loop = queue.work<{ jobId: string }>(QUEUES.qcJob, 1, async (job) => {
+      most = Math.max(most, ++running);
+      await sleep(done.length === 0 ? 2_500 : 10);
+      running--;
+      done.push(job.data.jobId);
+    });
+    await until('both jobs to run', async () => done.includes('job_once') && done.includes('job_other'));
+    expect(most).toBe(1);
+    await loop.stop();
   });
 
   it('takes back a job whose worker died after its lease, retries it, and dead-letters one out of retries', async () => {
@@ -64,7 +73,7 @@ describeEachEngine('queue', (engine: Engine) => {
 
     const live = await startQueue();
     const runs: number[] = [];
-    await live.work<{ jobId: string }>(QUEUES.qcJob, 1, async (job) => {
+    const loop = live.work<{ jobId: string }>(QUEUES.qcJob, 1, async (job) => {
       if (job.data.jobId === 'job_orphan') runs.push(job.retryCount);
       if (job.data.jobId === 'job_poison') throw new Error('always fails');
     });
@@ -76,7 +85,7 @@ describeEachEngine('queue', (engine: Engine) => {
     expect((await live.boss.getJobById(QUEUES.qcJob, poison))?.retryCount).toBe(1);
     const dlq = await until('the dead letter', async () => (await live.boss.fetch<{ jobId: string }>(QUEUES.qcJobDead))[0]);
     expect(dlq.data.jobId).toBe('job_poison');
-    await live.boss.offWork(QUEUES.qcJob);
+    await loop.stop();
   });
 
   it.skipIf(engine.name !== 'postgres')('two workers (two pg-boss instances, own pools) claim jobs without running one twice', async () => {
@@ -85,7 +94,7 @@ describeEachEngine('queue', (engine: Engine) => {
     await db.sql.exec('CREATE TABLE runs (job_id text NOT NULL, worker text NOT NULL)');
     const workers = [await startQueue({ leaseSeconds: 60 }), await startQueue({ leaseSeconds: 60 })];
     for (const [w, queue] of workers.entries()) {
-      await queue.work<{ jobId: string }>(QUEUES.qcJob, 2, async (job) => {
+      queue.work<{ jobId: string }>(QUEUES.qcJob, 2, async (job) => {
         const record = await db.jobs.claim(job.data.jobId, `worker${w}`, 60_000);
         if (!record) return;
         await db.sql.query('INSERT INTO runs (job_id, worker) VALUES ($1, $2)', [job.data.jobId, `worker${w}`]);
@@ -93,7 +102,7 @@ describeEachEngine('queue', (engine: Engine) => {
         await db.jobs.update(job.data.jobId, (r) => void (r.status = 'completed'));
       });
     }
-    for (let i = 0; i < count; i++) await workers[i % 2]!.send(QUEUES.qcJob, { jobId: `job_two${i}` });
+    for (let i = 0; i < count; i++) await workers[i % 2]!.sendOnce(QUEUES.qcJob, { jobId: `job_two${i}` }, `job_two${i}`);
     await until('every job to run', async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM runs'))[0]!.n >= count);
     await sleep(1_000);
     const runs = await db.sql.query<{ job_id: string; worker: string }>('SELECT job_id, worker FROM runs');

@@ -94,31 +94,39 @@ describeEachEngine('storage repositories', (engine) => {
     expect(job?.startedAt).not.toBeNull();
   });
 
-  it('claims the oldest queued jobs with SKIP LOCKED, each once', async () => {
-    const queued = (await db.jobs.listByStatus('queued')).length;
-    for (let i = 0; i < 6; i++) await db.jobs.create(jobRecord(`job_next${i}`, 'ws_4'));
-    const taken = [];
-    // Claimers race in waves until nothing queued is left; none may get a job another already has.
-    for (let wave = 0; wave < 6; wave++) taken.push(...(await Promise.all(Array.from({ length: 4 }, (_, i) => db.jobs.claimNext(`w${wave}.${i}`, 60_000)))));
-    const ids = taken.filter((j): j is JobRecord => j !== null).map((j) => j.jobId);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(queued + 6);
-    expect(ids.filter((id) => id.startsWith('job_next')).sort()).toEqual(['job_next0', 'job_next1', 'job_next2', 'job_next3', 'job_next4', 'job_next5']);
-    expect(await db.jobs.listByStatus('queued')).toEqual([]);
+  it('counts a claim as an attempt, and a hand-back not', async () => {
+    await db.jobs.create(jobRecord('job_attempts', 'ws_4'));
+    expect((await db.jobs.claim('job_attempts', 'w1', 60_000))).toMatchObject({ attempts: 1, worker: 'w1' });
+    expect(await db.jobs.release('job_attempts', 'w2')).toBe(false);
+    expect(await db.jobs.release('job_attempts', 'w1')).toBe(true);
+    expect(await db.jobs.get('job_attempts')).toMatchObject({ status: 'queued', attempts: 0 });
+    // A dead worker's job (lease run out) can be claimed again while it has attempts left, and not after.
+    const past = (attempt: number) => new Date(Date.now() - 10_000 + attempt * 100);
+    for (let attempt = 1; attempt <= 3; attempt++) expect(await db.jobs.claim('job_attempts', `w_dead${attempt}`, 1, past(attempt))).toMatchObject({ attempts: attempt });
+    expect(await db.jobs.claim('job_attempts', 'w_late', 60_000)).toBeNull();
   });
 
-  it('fails a running job whose lease ran out as interrupted, and leaves a live one', async () => {
+  it('requeues a queued job whose worker died, fails a synchronous one as interrupted, and leaves a live one', async () => {
     await db.jobs.create(jobRecord('job_dead', 'ws_5'));
     await db.jobs.create(jobRecord('job_live', 'ws_5'));
-    await db.jobs.claim('job_dead', 'w_dead', 1, new Date(Date.now() - 10_000));
+    await db.jobs.create(jobRecord('job_sync', 'ws_5', { request: null }));
+    await db.jobs.create(jobRecord('job_spent', 'ws_5', { attempts: 2 }));
+    const past = new Date(Date.now() - 10_000);
+    for (const id of ['job_dead', 'job_sync', 'job_spent']) await db.jobs.claim(id, 'w_dead', 1, past);
     await db.jobs.claim('job_live', 'w_live', 60_000);
     expect(await db.jobs.renewLease('job_live', 'w_live', 60_000)).toBe(true);
     expect(await db.jobs.renewLease('job_live', 'w_other', 60_000)).toBe(false);
-    const failed = await db.jobs.failInterrupted();
-    expect(failed.map((j) => j.jobId)).toContain('job_dead');
-    expect(failed.map((j) => j.jobId)).not.toContain('job_live');
-    const dead = await db.jobs.get('job_dead');
-    expect([dead?.status, dead?.failureReason, dead?.minutesMetered]).toEqual(['failed', 'interrupted', 0]);
+    const recovered = await db.jobs.recover();
+    const ids = (jobs: JobRecord[]) => jobs.filter((j) => j.workspaceId === 'ws_5').map((j) => j.jobId).sort();
+    expect(ids(recovered.requeued)).toEqual(['job_dead']);
+    expect(ids(recovered.failed)).toEqual(['job_spent', 'job_sync']);
+    expect(await db.jobs.get('job_dead')).toMatchObject({ status: 'queued', attempts: 1 });
+    const sync = await db.jobs.get('job_sync');
+    expect([sync?.status, sync?.failureReason, sync?.minutesMetered]).toEqual(['failed', 'interrupted', 0]);
+    expect((await db.jobs.get('job_live'))?.status).toBe('running');
+    // The queue gave up on a job: a queued one fails as interrupted, a live one is left to its worker.
+    expect((await db.jobs.failAbandoned('job_dead'))?.failureReason).toBe('interrupted');
+    expect(await db.jobs.failAbandoned('job_live')).toBeNull();
   });
 
   it('updates a job under a lock and records its events in order', async () => {

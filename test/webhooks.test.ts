@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ServiceError } from '../src/errors.js';
 import { policyFromEnv, postJson } from '../src/ingress/remote.js';
 import type { Database } from '../src/storage/database.js';
+import { JobQueue } from '../src/storage/queue.js';
+import { queueDelivery, workDeliveries } from '../src/worker/deliveries.js';
 import { emptyDatabase, memoryDatabase, storedText } from './helpers/test-database.js';
 import {
   WebhookDeliverySchema,
@@ -343,20 +345,34 @@ describe('webhook deliveries', () => {
     expect(receiver.received).toHaveLength(0);
   });
 
-  it('sends due deliveries from the background worker', async () => {
+  it('sends deliveries through the queue, and queues a failed attempt again for its retry time', async () => {
     const home = mkdtempSync(join(tmpdir(), 'preflight-webhooks-'));
     homes.push(home);
     const service = new WebhookService({ db, env: TEST_ENV, home, send: fetchPoster });
-    await service.createEndpoint(A, { url: receiver.url() });
-    await service.enqueueJobEvent(finishedJob());
-    service.startWorker(20);
-    service.startWorker(20);
+    const queue = await JobQueue.start({ sql: db.sql, schema: 'pgboss_webhooks', pollingIntervalSeconds: 0.5 });
     try {
-      await vi.waitFor(async () => expect((await service.listDeliveries(OPERATOR)).deliveries[0].status).toBe('sent'), { timeout: 5_000, interval: 20 });
+      workDeliveries(queue, service, 2);
+      await service.createEndpoint(A, { url: receiver.url() });
+      receiver.reply(503);
+      const [failing] = await service.enqueueJobEvent(finishedJob({ jobId: 'job_q503' }));
+      const [sent] = await service.enqueueJobEvent(finishedJob({ jobId: 'job_q200' }));
+      const state = async (id: string) => (await service.listDeliveries(OPERATOR)).deliveries.find((d) => d.deliveryId === id);
+      await vi.waitFor(async () => expect(await state(sent.deliveryId)).toMatchObject({ status: 'sent', attemptCount: 1 }), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await state(failing.deliveryId)).toMatchObject({ status: 'pending', attemptCount: 1 }), { timeout: 10_000, interval: 50 });
+      // Its next attempt waits in the queue for the time the retry schedule gave it (10 s after a first failure).
+      const next = new Date((await db.webhooks.getDelivery(failing.deliveryId))!.nextAttemptAt!).getTime();
+      const waiting = await vi.waitFor(async () => {
+        const [row] = await db.sql.query<{ start_after: Date }>(`SELECT start_after FROM pgboss_webhooks.job WHERE name = 'webhook-delivery' AND state = 'created' AND singleton_key = $1`, [failing.deliveryId]);
+        expect(row).toBeDefined();
+        return row!;
+      });
+      expect(Math.abs(new Date(waiting.start_after).getTime() - next)).toBeLessThan(1000);
+      // Queuing it again while that job waits adds nothing.
+      expect(await queueDelivery(queue, failing.deliveryId)).toBeNull();
     } finally {
-      await service.stopWorker();
+      await queue.stop(5_000);
     }
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(2);
   });
 });
 

@@ -54,7 +54,7 @@ export function jobRoutes(auth: Authenticator, service: PreflightService): Route
     responses: {
       201: { description: 'Job created and run', schema: QcJobSchema },
       200: { description: 'Existing job for this idempotency key', schema: QcJobSchema },
-      202: { description: 'Job queued for drain', schema: QcJobSchema },
+      202: { description: 'Job queued for a worker (or a drain)', schema: QcJobSchema },
       413: { description: 'Duration or upload size over the abuse limit' },
       429: { description: 'Active-job or usage limit exceeded' },
     },

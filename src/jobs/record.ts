@@ -68,6 +68,10 @@ export interface JobRecord {
   reusedFrom?: string | null;
   /** The creator's callback_secret, sealed (AES-256-GCM, bound to the job id); never shown. */
   callbackSecretSealed?: string | null;
+  /** Runs of a queued job so far (claims not handed back); never shown. */
+  attempts?: number;
+  /** The worker that claimed the job last (host:pid:tag); never shown. */
+  worker?: string | null;
 }
 
 export interface JobUrls {

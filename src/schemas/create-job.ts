@@ -58,7 +58,7 @@ export const JobOptionsSchema = z.object({
     .boolean()
     .optional()
     .describe('Default true: when a completed job of this workspace checked the same bytes, file name, sidecars, profile, checks and engine, its report is reused (no decode). false checks afresh.'),
-  process_async: z.boolean().optional().describe('Queue the job for drain instead of running it now (no inline media or sidecars).'),
+  process_async: z.boolean().optional().describe('Queue the job instead of running it now: a queue worker (or a drain) runs it (no inline media or sidecars).'),
   duration_seconds: DurationSecondsInputSchema.optional().describe('Declared duration, for the cost estimate before the media is read.'),
   callback_url: z.string().min(1).max(2048).optional().describe('HTTPS URL that receives the job’s completion as a signed POST (preflight serve only); needs callback_secret.'),
   callback_secret: z

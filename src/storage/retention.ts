@@ -3,7 +3,7 @@
 // a receipt stays verifiable and a bill explainable after its report is gone.
 import type { Database } from './database.js';
 import type { ObjectStore } from './object-store.js';
-import { QUEUES, type JobQueue } from './queue.js';
+import { QUEUES, RARE_QUEUE, type JobQueue } from './queue.js';
 
 export const DEFAULT_RETENTION_DAYS = 90;
 const MAX_RETENTION_DAYS = 3650;
@@ -65,11 +65,11 @@ export async function runRetention(db: Database, objects: ObjectStore, opts: { m
 /** Runs retention daily through the queue: whichever worker takes the day's job runs it, once. */
 export async function scheduleRetention(queue: JobQueue, db: Database, objects: ObjectStore, maxAgeDays: number): Promise<void> {
   await queue.boss.schedule(QUEUES.retention, RETENTION_CRON, {});
-  await queue.work(QUEUES.retention, 1, async () => {
+  queue.work(QUEUES.retention, 1, async () => {
     const removed = await runRetention(db, objects, { maxAgeDays });
     process.stderr.write(
       `preflight: retention (${maxAgeDays} days): removed the objects of ${removed.jobs} job(s), ${removed.objects} object(s), ${removed.events} event(s), ${removed.uploads} upload(s)\n`,
     );
     return removed;
-  });
+  }, RARE_QUEUE);
 }

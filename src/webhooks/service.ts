@@ -30,7 +30,6 @@ import { attemptPost, type WebhookSender } from './send.js';
 import { signatureHeaderValue } from './signature.js';
 import { assertDeliveryUrl } from './url-policy.js';
 import { publicDelivery, publicEndpoint } from './views.js';
-import { DrainLoop } from './worker.js';
 
 export interface WebhookServiceOptions {
   db: Database;
@@ -51,7 +50,6 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 const DRAIN_DEFAULT_LIMIT = 10;
 const DRAIN_MAX_LIMIT = 25;
 const LIST_DEFAULT_LIMIT = 50;
-const WORKER_PRINCIPAL: Principal = { workspaceId: '*', scopes: ['*'], operator: true };
 
 /** Additional data that binds a sealed callback secret to its job. */
 const callbackContext = (jobId: string) => `callback:${jobId}`;
@@ -74,7 +72,6 @@ export class WebhookService {
   private readonly now: () => Date;
   private readonly attemptTimeoutMs: number;
   private readonly inFlight = new Set<string>();
-  private readonly worker: DrainLoop;
   private signingKeyCache: Buffer | null = null;
   private secretBoxCache: SecretBox | null = null;
 
@@ -85,10 +82,6 @@ export class WebhookService {
     this.home = options.home;
     this.now = options.now ?? (() => new Date());
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    this.worker = new DrainLoop(
-      () => this.drainAllDue(),
-      (err) => process.stderr.write(`preflight webhooks: worker pass failed: ${err instanceof Error ? err.message : String(err)}\n`),
-    );
   }
 
   // ------------------------------------------------------------------ secrets
@@ -226,7 +219,10 @@ export class WebhookService {
     return created.map(publicDelivery);
   }
 
-  /** Set by the queue worker: a new pending delivery is handed to the queue, so any worker sends it. */
+  /**
+   * Set by the queue (src/worker): a new pending delivery is handed to the webhook-delivery queue, so any worker sends
+   * it. Without one, pending deliveries wait for `drain` or a retry.
+   */
   private deliveryQueued: ((deliveryId: string) => Promise<unknown>) | null = null;
 
   attachQueue(onQueued: ((deliveryId: string) => Promise<unknown>) | null): void {
@@ -290,22 +286,22 @@ export class WebhookService {
     return this.attemptClaimed(deliveryId);
   }
 
-  // ------------------------------------------------------------------ worker
+  // ------------------------------------------------------------------ queue
 
-  /** Starts the background sender (all workspaces). Safe to call twice; its timer never keeps the process alive. */
-  startWorker(intervalMs = 2000): void {
-    this.worker.start(intervalMs);
+  /**
+   * A delivery the queue handed out: attempted if it is due. Resolves with when it is due next if it is still pending
+   * (an attempt failed with retries left, or another worker is attempting it), so the queue can hand it out again
+   * then; null when it is sent, failed for good, or gone.
+   */
+  async deliverQueued(deliveryId: string): Promise<Date | null> {
+    await this.attemptIfDue(deliveryId);
+    const delivery = await this.db.webhooks.getDelivery(deliveryId);
+    return delivery?.status === 'pending' && delivery.nextAttemptAt ? new Date(delivery.nextAttemptAt) : null;
   }
 
-  /** Stops the background sender and waits for a pass in progress. */
-  stopWorker(): Promise<void> {
-    return this.worker.stop();
-  }
-
-  private async drainAllDue(): Promise<void> {
-    let pass: WebhookDrainResult;
-    do pass = await this.drain(WORKER_PRINCIPAL, { limit: DRAIN_MAX_LIMIT });
-    while (pass.processed === DRAIN_MAX_LIMIT && this.worker.running);
+  /** Pending deliveries that were due before `before`: the ones whose queue job was lost, queued again by workers. */
+  async overdue(before: Date, limit = 500): Promise<string[]> {
+    return (await this.db.webhooks.due(before, limit)).map((d) => d.deliveryId);
   }
 
   // ------------------------------------------------------------------ one attempt

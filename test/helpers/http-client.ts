@@ -1,5 +1,6 @@
 // A JSON client for `preflight serve` in tests: every request has a time limit, so a server that hangs fails the test
 // instead of hanging the run.
+import { readFile } from 'node:fs/promises';
 import type { RunningServer } from './serve.js';
 
 export interface ApiAnswer {
@@ -37,4 +38,14 @@ export async function api(server: Pick<RunningServer, 'url'>, method: string, pa
     /* a text body */
   }
   return { status: res.status, json, text, headers: res.headers };
+}
+
+/** Reserves an upload, PUTs the file's bytes to its signed URL, and returns the upload id. */
+export async function uploadFile(server: Pick<RunningServer, 'url'>, key: string, file: string): Promise<string> {
+  const bytes = await readFile(file);
+  const reserve = await api(server, 'POST', '/v1/uploads', { key, body: { filename: 'media.mp4', content_type: 'video/mp4', size_bytes: bytes.length } });
+  if (reserve.status !== 201) throw new Error(`upload reservation answered ${reserve.status}: ${reserve.text}`);
+  const put = await fetch(reserve.json.signedPutUrl, { method: 'PUT', body: bytes });
+  if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}: ${await put.text()}`);
+  return reserve.json.uploadId as string;
 }

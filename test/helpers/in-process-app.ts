@@ -7,10 +7,9 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { serveDoors } from '../../entry/serve-doors.js';
 import { createHttpApp, type HttpDeps } from '../../http/app.js';
 import type { Env } from '../../http/route.js';
-import { AccountService } from '../../src/accounts/index.js';
-import { policyFromEnv, postJson } from '../../src/ingress/remote.js';
-import { PreflightService } from '../../src/service.js';
-import { WebhookService } from '../../src/webhooks/index.js';
+import type { AccountService } from '../../src/accounts/index.js';
+import type { PreflightService } from '../../src/service.js';
+import { openServerServices } from '../../src/worker/services.js';
 import type { ApiAnswer } from './serve.js';
 
 export interface InProcessApp {
@@ -32,12 +31,8 @@ function jsonOrNull(text: string): unknown {
 /** `extend` may add routes or mounts to the served deps (a test's own failing mount, say). */
 export async function inProcessApp(env: Record<string, string>, extend: (deps: HttpDeps) => HttpDeps = (d) => d): Promise<InProcessApp> {
   const home = mkdtempSync(join(tmpdir(), 'preflight-app-'));
-  const service = await PreflightService.open({ home, env });
-  const accounts = new AccountService({ db: service.records, env });
+  const { service, accounts, webhooks } = await openServerServices({ home, env, debug: false });
   await accounts.ensureOperatorAccess({ operatorKeyFromEnv: env.PREFLIGHT_OPERATOR_KEY, bootstrap: false });
-  const webhooks = new WebhookService({ db: service.records, env, home, send: (url, body, headers, o) => postJson(url, body, headers, policyFromEnv(env), o) });
-  service.attachWebhooks(webhooks);
-  service.attachAccounts(accounts);
   const app = createHttpApp(extend(serveDoors({ service, accounts, webhooks, env })));
   return {
     app,
@@ -52,7 +47,6 @@ export async function inProcessApp(env: Record<string, string>, extend: (deps: H
       return { status: res.status, json: jsonOrNull(text), text, headers: res.headers };
     },
     async close() {
-      await webhooks.stopWorker();
       await service.close();
       rmSync(home, { recursive: true, force: true });
     },

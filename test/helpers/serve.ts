@@ -3,9 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
-export const BIN = resolve(import.meta.dirname, '../../bin/preflight.js');
+/** The repository's bin, from here or from the compiled copy under dist/ (the benchmarks start servers too). */
+export const BIN = resolve(import.meta.dirname, import.meta.dirname.split(sep).includes('dist') ? '../../..' : '../..', 'bin/preflight.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -21,6 +22,8 @@ export interface RunningServer {
   url: string;
   proc: ChildProcess;
   home: string;
+  /** What it wrote on stderr so far. */
+  stderr(): string;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function startServe(env: Record<string, string>, opts: { args?: str
     proc.stdout!.on('data', (d: Buffer) => d.toString().includes('listening on') && ready());
     proc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, proc, home };
+  return { url: `http://127.0.0.1:${port}`, proc, home, stderr: () => stderr };
 }
 
 export interface ApiAnswer {

@@ -26,6 +26,22 @@ export interface IdempotencyHit {
 
 const ACTIVE = ['queued', 'running'];
 
+/** Runs of a queued job in all: the first, and two more when its worker died (kill -9, a lost machine). */
+export const JOB_ATTEMPTS = 3;
+
+/** The attempts a record has used (0 before its first claim; older records have none). */
+const ATTEMPTS = `COALESCE((doc->>'attempts')::int, 0)`;
+
+async function failInterrupted(tx: SqlRunner, at: Date, where: string, params: unknown[]): Promise<JobRecord[]> {
+  const rows = await tx.query<{ doc: JobRecord }>(
+    `UPDATE jobs SET status = 'failed', completed_at = $1, claimed_by = NULL, lease_until = NULL,
+       doc = doc || jsonb_build_object('status', 'failed', 'failureReason', 'interrupted', 'minutesMetered', 0, 'completedAt', $2::text, 'stage', NULL, 'request', NULL)
+     WHERE ${where} RETURNING doc`,
+    [at, at.toISOString(), ...params],
+  );
+  return rows.map((r) => r.doc);
+}
+
 function columns(r: JobRecord): unknown[] {
   return [r.jobId, r.workspaceId, r.status, r.createdAt, r.completedAt, r.sourceUrlSha256 ?? null, JSON.stringify(r)];
 }
@@ -158,17 +174,27 @@ export class JobsRepository {
     return rows.map((r) => r.doc);
   }
 
-  /** Releases a job this worker holds back to the queue (a worker stopping before it ran it to the end). */
+  /**
+   * Hands a job this worker holds back to the queue (a worker stopping before it ran it to the end): the attempt is not
+   * counted.
+   */
   async release(jobId: string, workerId: string): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE jobs SET status = 'queued', claimed_by = NULL, lease_until = NULL, doc = doc || jsonb_build_object('status', 'queued', 'stage', NULL, 'progressPct', 0)
+      `UPDATE jobs SET status = 'queued', claimed_by = NULL, lease_until = NULL,
+         doc = doc || jsonb_build_object('status', 'queued', 'stage', NULL, 'progressPct', 0, 'attempts', GREATEST(${ATTEMPTS} - 1, 0))
        WHERE job_id = $1 AND claimed_by = $2 AND status = 'running' RETURNING 1`,
       [jobId, workerId],
     );
     return rows.length === 1;
   }
 
-  /** Oldest first: the jobs to hand to the queue again at start-up. */
+  /** Ids of queued jobs, oldest first: what a worker hands to the queue again when it starts. */
+  async queuedIds(limit = 100_000): Promise<string[]> {
+    const rows = await this.sql.query<{ job_id: string }>(`SELECT job_id FROM jobs WHERE status = 'queued' ORDER BY seq LIMIT $1`, [limit]);
+    return rows.map((r) => r.job_id);
+  }
+
+  /** Oldest first (a drain takes them in this order). */
   async listByStatus(status: string, limit = 1000): Promise<JobRecord[]> {
     const rows = await this.sql.query<{ doc: JobRecord }>('SELECT doc FROM jobs WHERE status = $1 ORDER BY seq LIMIT $2', [status, limit]);
     return rows.map((r) => r.doc);
@@ -176,27 +202,15 @@ export class JobsRepository {
 
   /**
    * Takes a job for `workerId` until `leaseMs` from now: a queued job, or a running one whose lease ran out (its worker
-   * died and the queue hands it out again). Null when another worker holds it or it is finished. The only way a job
-   * becomes running.
+   * died) and that has attempts left of `maxAttempts`. Null when another worker holds it, it is finished or out of
+   * attempts. The only way a job becomes running; each claim counts an attempt and names the worker on the record.
    */
-  async claim(jobId: string, workerId: string, leaseMs: number, at = new Date()): Promise<JobRecord | null> {
+  async claim(jobId: string, workerId: string, leaseMs: number, at = new Date(), maxAttempts = JOB_ATTEMPTS): Promise<JobRecord | null> {
     const [row] = await this.sql.query<{ doc: JobRecord }>(
       `UPDATE jobs SET status = 'running', claimed_by = $2, lease_until = $3,
-         doc = doc || jsonb_build_object('status', 'running', 'startedAt', $4::text)
-       WHERE job_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_until < $5)) RETURNING doc`,
-      [jobId, workerId, new Date(at.getTime() + leaseMs), at.toISOString(), at],
-    );
-    return row?.doc ?? null;
-  }
-
-  /** The oldest queued job, taken without waiting on jobs other workers are taking (SKIP LOCKED). */
-  async claimNext(workerId: string, leaseMs: number, at = new Date()): Promise<JobRecord | null> {
-    const [row] = await this.sql.query<{ doc: JobRecord }>(
-      `UPDATE jobs SET status = 'running', claimed_by = $1, lease_until = $2,
-         doc = doc || jsonb_build_object('status', 'running', 'startedAt', $3::text)
-       WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'queued' ORDER BY seq FOR UPDATE SKIP LOCKED LIMIT 1)
-       RETURNING doc`,
-      [workerId, new Date(at.getTime() + leaseMs), at.toISOString()],
+         doc = doc || jsonb_build_object('status', 'running', 'startedAt', $4::text, 'worker', $2::text, 'attempts', ${ATTEMPTS} + 1)
+       WHERE job_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_until < $5 AND ${ATTEMPTS} < $6)) RETURNING doc`,
+      [jobId, workerId, new Date(at.getTime() + leaseMs), at.toISOString(), at, maxAttempts],
     );
     return row?.doc ?? null;
   }
@@ -212,18 +226,31 @@ export class JobsRepository {
   }
 
   /**
-   * Running jobs whose lease ran out (their worker died) fail as `interrupted`; with `everyRunning` (one embedded
-   * process starting up, or `jobId` the queue gave up on) every running job does. Returns the failed jobs.
+   * Jobs whose worker died (their lease ran out; with `everyRunning`, every running job: one embedded process starting
+   * up) go back to the queue when they were queued jobs (they keep their request) with attempts left of `maxAttempts`;
+   * the others fail as `interrupted`. A synchronous job is never run again: its caller was waiting for it.
    */
-  async failInterrupted(opts: { everyRunning?: boolean; jobId?: string; at?: Date } = {}): Promise<JobRecord[]> {
+  async recover(opts: { everyRunning?: boolean; maxAttempts?: number; at?: Date } = {}): Promise<{ requeued: JobRecord[]; failed: JobRecord[] }> {
     const at = opts.at ?? new Date();
-    const rows = await this.sql.query<{ doc: JobRecord }>(
-      `UPDATE jobs SET status = 'failed', completed_at = $1, claimed_by = NULL, lease_until = NULL,
-         doc = doc || jsonb_build_object('status', 'failed', 'failureReason', 'interrupted', 'minutesMetered', 0, 'completedAt', $2::text, 'stage', NULL)
-       WHERE status = 'running' AND ($3 OR lease_until < $1) AND ($4::text IS NULL OR job_id = $4) RETURNING doc`,
-      [at, at.toISOString(), opts.everyRunning ?? false, opts.jobId ?? null],
-    );
-    return rows.map((r) => r.doc);
+    return this.sql.transaction(async (tx) => {
+      const requeued = await tx.query<{ doc: JobRecord }>(
+        `UPDATE jobs SET status = 'queued', claimed_by = NULL, lease_until = NULL,
+           doc = doc || jsonb_build_object('status', 'queued', 'stage', NULL, 'progressPct', 0)
+         WHERE status = 'running' AND ($2 OR lease_until < $1) AND jsonb_typeof(doc->'request') = 'object' AND ${ATTEMPTS} < $3 RETURNING doc`,
+        [at, opts.everyRunning ?? false, opts.maxAttempts ?? JOB_ATTEMPTS],
+      );
+      const failed = await failInterrupted(tx, at, `status = 'running' AND ($3 OR lease_until < $1)`, [opts.everyRunning ?? false]);
+      return { requeued: requeued.map((r) => r.doc), failed };
+    });
+  }
+
+  /**
+   * The queue gave up on a job (dead letter): it fails as `interrupted` unless a live worker still holds it (its lease
+   * runs) or it finished. Null when it was left alone.
+   */
+  async failAbandoned(jobId: string, at = new Date()): Promise<JobRecord | null> {
+    const [failed] = await failInterrupted(this.sql, at, `job_id = $3 AND (status = 'queued' OR (status = 'running' AND lease_until < $1))`, [jobId]);
+    return failed ?? null;
   }
 
   async findIdempotent(workspaceId: string, key: string): Promise<IdempotencyHit | null> {

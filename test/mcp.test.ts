@@ -382,7 +382,8 @@ describe('progress notifications', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp'],
-      env: { ...childEnv, PREFLIGHT_HOME: mkdtempSync(join(tmpdir(), 'preflight-mcp-progress-')), PREFLIGHT_MCP_RUN_WAIT_MS: '300' },
+      // Long enough for the first progress to arrive on a loaded machine, short of the 10 s 1080×1920 check.
+      env: { ...childEnv, PREFLIGHT_HOME: mkdtempSync(join(tmpdir(), 'preflight-mcp-progress-')), PREFLIGHT_MCP_RUN_WAIT_MS: '2000' },
       stderr: 'pipe',
     });
     const progressClient = new Client({ name: 'preflight-test-progress', version: '1.0.0' });

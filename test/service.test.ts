@@ -60,6 +60,12 @@ async function withDatabase(home: string, change: (db: Database) => Promise<unkn
   }
 }
 
+/**
+ * Where a test is about jobs, queues, workspaces or metering rather than what a check finds, its jobs run one cheap
+ * gate: the same job path (probe, decode, report, ledger) without the text gates' OCR.
+ */
+const CHEAP = 'black_frames';
+
 const alice: Principal = { workspaceId: 'ws_alice', scopes: ['*'], operator: false };
 const bob: Principal = { workspaceId: 'ws_bob', scopes: ['*'], operator: false };
 
@@ -91,7 +97,7 @@ function serviceSuite(url: string | null) {
 
   it('queues process_async jobs and processes them on drain, for their own workspace only', async () => {
     const { svc } = await service();
-    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true });
+    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true, checks: CHEAP });
     expect(job.status).toBe('queued');
     const bobDrain = await svc.drain(bob, {});
     expect(bobDrain.processed).toBe(0);
@@ -104,16 +110,16 @@ function serviceSuite(url: string | null) {
   it('keeps workspaces apart: jobs, reports and idempotency keys', async () => {
     const { svc } = await service();
     const file = await fx.clean();
-    const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1' });
+    const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1', checks: CHEAP });
     await expect(svc.getJob(bob, job.jobId)).rejects.toThrow(/No job/);
     await expect(svc.getReport(bob, job.jobId)).rejects.toThrow(/No job/);
     expect((await svc.listJobs(bob, {}))).toEqual([]);
-    const bobs = await svc.createJob(bob, { file_path: file, idempotency_key: 'k1' });
+    const bobs = await svc.createJob(bob, { file_path: file, idempotency_key: 'k1', checks: CHEAP });
     expect(bobs.replay).toBe(false);
     expect(bobs.job.jobId).not.toBe(job.jobId);
     // The same file in another workspace is metered; in the same workspace and month it is free.
     expect(bobs.job.minutesMetered).toBe(1);
-    const again = await svc.createJob(alice, { file_path: file });
+    const again = await svc.createJob(alice, { file_path: file, checks: CHEAP });
     expect(again.job.minutesMetered).toBe(0);
   });
 
@@ -121,7 +127,7 @@ function serviceSuite(url: string | null) {
     const home = mkdtempSync(join(tmpdir(), 'preflight-usage-'));
     const { svc } = await service(home);
     const free: Principal = { workspaceId: 'ws_free', scopes: ['*'], operator: false, planId: 'free' };
-    const { job } = await svc.createJob(free, { file_path: await fx.clean() });
+    const { job } = await svc.createJob(free, { file_path: await fx.clean(), checks: CHEAP });
     expect(job.minutesMetered).toBe(1);
     await svc.close();
     open.pop();
@@ -138,7 +144,7 @@ function serviceSuite(url: string | null) {
     });
     // A workspace with an approved overage cap may go on.
     const capped: Principal = { ...free, overageCapCents: 500 };
-    await expect(reopened.createJob(capped, { file_path: await fx.letterbox() })).resolves.toMatchObject({ job: { status: 'completed' } });
+    await expect(reopened.createJob(capped, { file_path: await fx.letterbox(), checks: CHEAP })).resolves.toMatchObject({ job: { status: 'completed' } });
   });
 
   it('checks account limits again on the real media, after the probe and before the decode', async () => {
@@ -226,7 +232,7 @@ function serviceSuite(url: string | null) {
       writeFileSync(join(bin, 'yt-dlp'), `#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then out="$2"; fi; shift; done\ncp '${source}' "$(echo "$out" | sed 's/%(ext)s/mp4/')"\n`);
       chmodSync(join(bin, 'yt-dlp'), 0o755);
       process.env.PATH = `${bin}:${originalPath}`;
-      const { job } = await svc.createJob(alice, { platform_video_url: url });
+      const { job } = await svc.createJob(alice, { platform_video_url: url, checks: CHEAP });
       expect(job).toMatchObject({ status: 'completed', verdict: 'PASS', mediaIngress: { mode: 'platform_url', ephemeral: true, storageMode: 'host_temp_storage' } });
       expect(JSON.stringify(job)).not.toContain(url);
     } finally {
@@ -236,7 +242,7 @@ function serviceSuite(url: string | null) {
 
   it('returns a running job when the wait ends first, and it completes in the background', async () => {
     const { svc } = await service();
-    const { job } = await svc.createJob(alice, { file_path: await fx.verticalShort() }, {}, { waitMs: 1 });
+    const { job } = await svc.createJob(alice, { file_path: await fx.verticalShort(), checks: CHEAP }, {}, { waitMs: 1 });
     expect(job.status).toBe('running');
     for (let i = 0; i < 200 && (await svc.getJob(alice, job.jobId)).status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await svc.getJob(alice, job.jobId)).status).toBe('completed');

@@ -54,6 +54,9 @@ afterAll(() => {
   open?.proc.kill('SIGTERM');
 });
 
+/** Jobs whose findings a test does not read run one cheap gate: the same job path without the text gates' OCR. */
+const CHEAP = 'black_frames';
+
 describe('start-up', () => {
   it('refuses to run open: no operator key and no --bootstrap exits 2 with how to start; --bootstrap prints a key once', async () => {
     const home = mkdtempSync(join(tmpdir(), 'preflight-noauth-'));
@@ -171,17 +174,17 @@ describe('jobs over HTTP', () => {
     expectError(await api(strict, 'GET', `/v1/uploads/${uploadId}`, { key: keyB }), 404);
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: keyB, body: { upload_id: uploadId } }), 404, 'upload_not_found');
 
-    const first = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, idempotency_key: 'same-key' } });
+    const first = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, idempotency_key: 'same-key', checks: CHEAP } });
     expect(first.status).toBe(201);
-    const replay = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, idempotency_key: 'same-key' } });
+    const replay = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, idempotency_key: 'same-key', checks: CHEAP } });
     expect(replay.status).toBe(200);
     expect(replay.json.jobId).toBe(first.json.jobId);
     const bUpload = await uploadFile(strict, keyB, await fx.clean());
-    const other = await api(strict, 'POST', '/v1/qc/jobs', { key: keyB, body: { upload_id: bUpload, idempotency_key: 'same-key' } });
+    const other = await api(strict, 'POST', '/v1/qc/jobs', { key: keyB, body: { upload_id: bUpload, idempotency_key: 'same-key', checks: CHEAP } });
     expect(other.status).toBe(201);
     expect(other.json.jobId).not.toBe(first.json.jobId);
 
-    const queued = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, process_async: true } });
+    const queued = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, process_async: true, checks: CHEAP } });
     expect(queued.status).toBe(202);
     expect(queued.json.status).toBe('queued');
     expect((await api(strict, 'POST', '/v1/qc/jobs/drain', { key: keyB, body: {} })).json.processed).toBe(0);
@@ -203,7 +206,7 @@ describe('jobs over HTTP', () => {
     const bigUpload = await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: 'upl_x', size_bytes: 50 * 1024 ** 3 } });
     expectError(bigUpload, 413, 'upload_size_limit_exceeded');
     const up = await uploadFile(strict, free, await fx.clean());
-    expect((await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: up } })).status).toBe(201);
+    expect((await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: up, checks: CHEAP } })).status).toBe(201);
     const up2 = await uploadFile(strict, free, await fx.letterbox());
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: up2 } }), 429, 'usage_limit_exceeded');
     const events = await api(strict, 'GET', '/v1/abuse-events', { key: free });
@@ -212,8 +215,8 @@ describe('jobs over HTTP', () => {
 
     const busy = (await api(strict, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'busy', workspace_id: 'ws_busy', plan_id: 'free' } })).json.apiKey;
     const media = await uploadFile(strict, busy, await fx.clean());
-    for (let i = 0; i < 2; i++) expect((await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true } })).status).toBe(202);
-    expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true } }), 429, 'active_jobs_limit_exceeded');
+    for (let i = 0; i < 2; i++) expect((await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true, checks: CHEAP } })).status).toBe(202);
+    expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true, checks: CHEAP } }), 429, 'active_jobs_limit_exceeded');
   });
 });
 
@@ -301,7 +304,7 @@ describe('webhooks', () => {
       const secret = endpoint.json.signingSecret as string;
       expect((await api(open, 'GET', '/v1/webhooks', { key })).text).not.toContain(secret);
       const media = await uploadFile(open, key, await fx.clean());
-      const job = await api(open, 'POST', '/v1/qc/jobs', { key, body: { upload_id: media } });
+      const job = await api(open, 'POST', '/v1/qc/jobs', { key, body: { upload_id: media, checks: CHEAP } });
       expect(job.status).toBe(201);
       const drained = await api(open, 'POST', '/v1/webhooks/deliveries/drain', { key });
       expect(drained.json.processed).toBe(1);

@@ -201,7 +201,9 @@ export function matchEvents(v: VideoSignals, a: AudioSignals): EventMatch {
       : salient.length < MIN_MATCHED_EVENTS
         ? `fewer than ${MIN_MATCHED_EVENTS} sharp sounds, such as claps or clicks, that stand out from the sound around them`
         : top.matched < MIN_MATCHED_EVENTS || top.matched < MIN_MATCHED_SHARE * picture.length
-          ? `at most ${top.matched} of ${picture.length} cuts or flashes have a sharp sound at any one lag`
+          ? top.matched === 0
+            ? `none of the ${picture.length} cuts or flashes has a salient sharp sound within ±${MAX_LAG_SECONDS * 1000} ms`
+            : `at most ${top.matched} of ${picture.length} cuts or flashes have a sharp sound at any one lag`
           : top.score < MIN_SCORE_RATIO * runnerUp
             ? `no single lag wins (agreement ${top.score.toFixed(0)} dB against ${runnerUp.toFixed(0)} dB at another lag)`
             : null;

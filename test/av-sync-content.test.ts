@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onPath } from '../engine/ffmpeg/binaries.js';
-import { audioTransients, pictureEvents } from '../engine/gates/audio/av-sync-events.js';
+import { audioTransients, matchEvents, pictureEvents } from '../engine/gates/audio/av-sync-events.js';
+import type { AudioSignals, VideoSignals } from '../engine/types.js';
 import { checked } from './helpers/checked.js';
 import { CACHE_DIR, generate } from './helpers/media.js';
 
@@ -81,6 +82,21 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
     expect(flag.summary).toMatch(/behind the picture \(measured on cuts and flashes against the sharp sounds/);
   }, 180_000);
 
+  it('finds the late clicks on hard cuts between held stills (no change at all between the cuts)', async () => {
+    const stills = ['smptebars', 'rgbtestsrc', 'color=c=navy', 'pal100bars', 'color=c=olive', 'yuvtestsrc'];
+    const file = await generate('stills-clicks-music-late300.mp4', [
+      ...stills.flatMap((s) => ['-f', 'lavfi', '-i', `${s}${s.includes('=') ? ':' : '='}s=640x360:r=30:d=1.5`]),
+      '-f', 'lavfi', '-i', `aevalsrc=exprs='${MUSIC}+${clicks(0.3)}|${MUSIC}+${clicks(0.3)}':s=48000:d=${SECONDS}`,
+      '-filter_complex', `${stills.map((_, i) => `[${i}:v]`).join('')}concat=n=${stills.length}:v=1:a=0,format=yuv420p[v]`,
+      '-map', '[v]', '-map', `${stills.length}:a`, ...X264, ...AAC,
+    ]);
+    const { report, signals } = await checked(file, { checks: 'av_sync' });
+    expect(signals.video!.frames.filter((f) => f.diff > 0).length).toBeLessThan(20);
+    const [flag] = report.flags;
+    expect(flag).toMatchObject({ gate: 'av_sync', severity: 'BLOCK', evidence: { method: 'transient_events', matchedEvents: 5 } });
+    expect(Math.abs((flag.evidence.offsetMs as number) + 300)).toBeLessThan(40);
+  }, 180_000);
+
   it('says unmeasured, not a lag, when a drum hit on every beat is as sharp as the clicks', async () => {
     const { report } = await checked(await cutVideo('cuts-clicks-drums.mp4', `${MUSIC}+${DRUMS}+${clicks(0.3)}`), { checks: 'av_sync' });
     const gate = gateOf(report);
@@ -102,4 +118,30 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
     expect(gate.status).toBe('unmeasured');
     expect(gate.measurements.contentOffsetMs).toBeNull();
   }, 180_000);
+});
+
+describe('av_sync content estimate on an hour of signals', () => {
+  /** Cuts every 2 s at 25 fps over a picture with a little change on every frame; a click 300 ms after each cut over a beat every 0.5 s. */
+  function hour(): { v: VideoSignals; a: AudioSignals } {
+    const fps = 25;
+    const seconds = 3600;
+    const frames = Array.from({ length: seconds * fps }, (_, i) => ({ mean: 0.5, darkFraction: 0, diff: i % 50 === 0 && i > 0 ? 0.3 : 0.002 + 0.001 * ((i * 7919) % 13) / 13, peakChange: 0, changedShare: 0 }));
+    const blocks = seconds * 100;
+    const highPassDbfs = new Float32Array(blocks).fill(-50);
+    for (let k = 0; k < blocks; k += 50) highPassDbfs[k] = -35;
+    for (let k = 230; k < blocks; k += 200) highPassDbfs[k] = -15;
+    const v = { fps, startSeconds: 0, frameCount: frames.length, frames } as unknown as VideoSignals;
+    const a = { startSeconds: 0, stats: { envelope: { blockSeconds: 0.01, highPassDbfs, rmsDbfs: highPassDbfs, peakDbfs: highPassDbfs } } } as unknown as AudioSignals;
+    return { v, a };
+  }
+
+  it('measures the clicks 300 ms late over the beat, in well under a second per hour', () => {
+    const { v, a } = hour();
+    const t = performance.now();
+    const match = matchEvents(v, a);
+    expect(performance.now() - t).toBeLessThan(3000);
+    expect(match.offsetMs).toBe(-300);
+    expect(match.matchedEvents).toBe(1799);
+    expect(match.runnerUpScore).toBe(0);
+  });
 });

@@ -26,7 +26,10 @@ export const MIN_SALIENCE_DB = 3;
 const REFRACTORY_SECONDS = 0.15;
 /** An earlier onset at least this fraction of a later one's size makes the later one its echo. */
 const COMPARABLE_ONSET = 0.5;
-/** A picture onset is an event when it is this many times the median positive onset (and non-trivial). */
+/**
+ * A picture onset is an event when it is this many times the usual change (and non-trivial): the median positive
+ * onset, or the median frame change when that is smaller (held stills between cuts have no onsets but the cuts).
+ */
 const EVENT_FACTOR = 4;
 const MIN_EVENT_CHANGE = 0.01;
 /** At least this many picture events must be matched at the winning lag (a single cut lines up with anything) ... */
@@ -87,9 +90,10 @@ export function pictureOnsets(v: VideoSignals): Float64Array {
 /** Picture onsets that stand out from the picture's usual change: cuts and flashes, not the frames of a slow move. */
 export function pictureEvents(v: VideoSignals): TimedEvent[] {
   const onsets = pictureOnsets(v);
-  const positive = Array.from(onsets).filter((x) => x > 0).sort((x, y) => x - y);
+  const positive = Array.from(onsets).filter((x) => x > 0);
   if (positive.length === 0) return [];
-  const level = Math.max(MIN_EVENT_CHANGE, EVENT_FACTOR * positive[Math.floor(positive.length / 2)]);
+  const usual = Math.min(median(positive), median(v.frames.map((f) => f.diff)));
+  const level = Math.max(MIN_EVENT_CHANGE, EVENT_FACTOR * usual);
   const events: TimedEvent[] = [];
   for (let i = 0; i < onsets.length; i++) {
     if (onsets[i] >= level && !(i > 0 && onsets[i - 1] >= level)) events.push({ at: v.startSeconds + i / v.fps, strength: onsets[i] });
@@ -116,9 +120,11 @@ export function audioTransients(a: AudioSignals): Transient[] {
     for (let j = Math.max(0, k - peak); j <= Math.min(rise.length - 1, k + peak) && top; j++) top = j === k || (j < k ? rise[j] < rise[k] : rise[j] <= rise[k]);
     if (top) found.push({ at: a.startSeconds + k * block, strength: rise[k] });
   }
-  return found.map((e) => {
+  // `found` is in time order: the rivals of each transient are its neighbours on either side within the window.
+  return found.map((e, i) => {
     let rival = 0;
-    for (const o of found) if (o !== e && Math.abs(o.at - e.at) <= SALIENCE_WINDOW_SECONDS + 1e-9) rival = Math.max(rival, o.strength);
+    for (let j = i - 1; j >= 0 && e.at - found[j].at <= SALIENCE_WINDOW_SECONDS + 1e-9; j--) rival = Math.max(rival, found[j].strength);
+    for (let j = i + 1; j < found.length && found[j].at - e.at <= SALIENCE_WINDOW_SECONDS + 1e-9; j++) rival = Math.max(rival, found[j].strength);
     return { ...e, salienceDb: Math.max(0, e.strength - rival) };
   });
 }
@@ -129,13 +135,18 @@ interface LagScore {
   matched: number;
 }
 
-/** The most salient transient within `tolerance` of `at` (transients sorted by time). */
+/** The most salient transient within `tolerance` of `at` (transients sorted by time; a binary search finds the first). */
 function salientNear(transients: Transient[], at: number, tolerance: number): Transient | null {
+  let lo = 0;
+  let hi = transients.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (transients[mid].at < at - tolerance) lo = mid + 1;
+    else hi = mid;
+  }
   let best: Transient | null = null;
-  for (const t of transients) {
-    if (t.at < at - tolerance) continue;
-    if (t.at > at + tolerance) break;
-    if (best === null || t.salienceDb > best.salienceDb) best = t;
+  for (let i = lo; i < transients.length && transients[i].at <= at + tolerance; i++) {
+    if (best === null || transients[i].salienceDb > best.salienceDb) best = transients[i];
   }
   return best;
 }

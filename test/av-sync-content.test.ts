@@ -106,6 +106,24 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
     expect(gate.reason).toMatch(/sharp sounds/);
   }, 180_000);
 
+  it.skipIf(!espeak)('does not take narration that starts 300 ms after every cut for late sync marks', async () => {
+    // A narrated slideshow as agents render it: each slide's phrase starts a beat after its cut. The phrase's first
+    // consonant is sharp and stands out after the pause, but it is the start of speech, not a clap: it does not decay.
+    const phrases = ['Welcome to the garden.', 'Here the roses grow.', 'Then we see the pond.', 'Ducks swim in circles.', 'Finally, the old oak.'];
+    const file = await generate('cuts-phrases-after300.mp4', [
+      ...PICTURE, ...phrases.flatMap((p) => ['-i', speechWav(p)]),
+      '-filter_complex',
+      `${CUT_GRAPH};${phrases.map((_, i) => `[${i + 2}:a]aresample=48000,silenceremove=start_periods=1:start_threshold=-50dB,adelay=${Math.round((CUTS[i] + 0.3) * 1000)},apad[p${i}]`).join(';')};` +
+        `${phrases.map((_, i) => `[p${i}]`).join('')}amix=inputs=${phrases.length}:duration=longest,volume=${phrases.length}[a]`,
+      '-map', '[v]', '-map', '[a]', '-t', String(SECONDS), ...X264, ...AAC, '-ac', '2',
+    ]);
+    const { report } = await checked(file, { checks: 'av_sync' });
+    const gate = gateOf(report);
+    expect(report.flags).toEqual([]);
+    expect(gate.status).toBe('unmeasured');
+    expect(gate.measurements.contentOffsetMs).toBeNull();
+  }, 180_000);
+
   it.skipIf(!espeak)('says unmeasured for speech over the cuts (syllables are not sync marks)', async () => {
     const speech = speechWav('Welcome back. Today we walk along the harbour, past the old lighthouse, and down to the boats resting on the sand.');
     const file = await generate('cuts-speech.mp4', [

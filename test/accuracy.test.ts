@@ -35,10 +35,6 @@ const SENTINELS: Record<string, string> = {
  * says so.
  */
 const KNOWN_MISSES: Record<string, string[]> = {
-  // The music under the clicks is cut on the beat: its beats (every 0.5 s, louder than the shutter clicks) line up
-  // with the cuts at several lags as well as the clicks do at one, so the content estimate finds no single lag and the
-  // gate says it could not measure (status unmeasured), not pass. The in-sync control reads unmeasured the same way.
-  'sync-clapper-late300': ['av_sync: missed (no flag), expected av_sync BLOCK'],
   // The low-contrast caption is read in one sample only, so the BLOCK covers that sample, not the caption's span.
   'captions-low-contrast-16x9': ['text_contrast: span 7.0–7.5 s, expected 0.3–8.7 s ±0.5'],
 };

@@ -47,13 +47,13 @@ describe('av_sync measures content offsets where the content allows, and says wh
     const gate = aligned.report.gates.find((g) => g.gate === 'av_sync')!;
     expect(aligned.report.flags).toEqual([]);
     expect(gate.status).toBe('pass');
-    expect(gate.measurements.contentMethod).toBe('onset_correlation');
+    expect(gate.measurements.contentMethod).toBe('transient_events');
     expect(Math.abs(gate.measurements.contentOffsetMs as number)).toBeLessThan(40);
 
     const late = await checked(await clapper(0.3), { checks: 'av_sync' });
     const [flag] = late.report.flags;
     expect(flag).toMatchObject({ gate: 'av_sync', severity: 'BLOCK' });
-    expect(flag.evidence).toMatchObject({ basis: 'content', method: 'onset_correlation' });
+    expect(flag.evidence).toMatchObject({ basis: 'content', method: 'transient_events' });
     expect(Math.abs((flag.evidence.offsetMs as number) + 300)).toBeLessThan(40);
   }, 180_000);
 

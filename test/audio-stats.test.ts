@@ -194,6 +194,19 @@ describe('AudioStatsAccumulator: beeps', () => {
     for (const beep of stats.beeps) expect(beep.frequencyHz).toBeCloseTo(2000, -1);
   });
 
+  it('high-passes the second envelope: a tone sits 2·sin(πf/fs) below its level, a click stands above it', async () => {
+    // The first difference of a sine of angular step ω has amplitude 2·sin(ω/2): −17.7 dB at 1 kHz, −44.3 dB at 50 Hz.
+    const stats = measure(await stereo(`if(lt(t\\,1)\\,0.3*sin(2*PI*1000*t)\\,0.3*sin(2*PI*50*t))+if(between(t\\,1.5\\,1.51)\\,0.05*(2*random(0)-1)\\,0)`, 2));
+    const { rmsDbfs, highPassDbfs } = stats.envelope;
+    expect(highPassDbfs).toBeInstanceOf(Float32Array);
+    expect(highPassDbfs.length).toBe(rmsDbfs.length);
+    expect(highPassDbfs[50] - rmsDbfs[50]).toBeCloseTo(20 * Math.log10(2 * Math.sin(Math.PI / 48)), 1);
+    expect(highPassDbfs[120] - rmsDbfs[120]).toBeCloseTo(20 * Math.log10(2 * Math.sin(Math.PI / 960)), 0);
+    // A noise click 17 dB under the 50 Hz tone hardly moves the block's level but lifts its high-passed level by over 20 dB.
+    expect(rmsDbfs[150] - rmsDbfs[149]).toBeLessThan(1);
+    expect(highPassDbfs[150] - highPassDbfs[149]).toBeGreaterThan(20);
+  });
+
   it('ignores long tones, noise bursts and the rising edge of sustained sound', async () => {
     const longTones = measure(await stereo('if(lt(mod(t\\,1)\\,0.5)\\,0.5*sin(2*PI*1000*t)\\,0)', 4));
     const noiseBursts = measure(await renderPcm("aevalsrc=exprs='if(lt(mod(t\\,1)\\,0.05)\\,0.5*(random(0)-0.5)\\,0)':s=48000:d=4", 1));

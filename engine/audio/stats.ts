@@ -1,5 +1,6 @@
 // Streaming audio statistics from the single decode pass: clipping evidence (Netflix AudioClippingInspector
-// criteria), a 10 ms level envelope (silence, beeps), per-channel levels, DC offset and stereo phase.
+// criteria), 10 ms level envelopes (silence, beeps; a high-passed one for sharp transients), per-channel levels,
+// DC offset and stereo phase.
 // Everything here is threshold-free measurement; the gates apply the profile thresholds.
 //
 // Conventions:
@@ -154,6 +155,12 @@ export interface LevelEnvelope {
   rmsDbfs: Float32Array;
   /** Loudest |sample| of any channel per 10 ms block, dBFS. */
   peakDbfs: Float32Array;
+  /**
+   * RMS of the sample-to-sample difference per 10 ms block, loudest channel, dBFS: a first-order high-pass (+6 dB
+   * per octave), so broadband transients (a clap, a shutter click, a hi-hat, a consonant) stand far above tones of
+   * the same level. Onsets in it are the sharp sync events of av_sync's content estimate.
+   */
+  highPassDbfs: Float32Array;
 }
 
 export interface CorrelationWindow {
@@ -323,6 +330,9 @@ class ChannelScanner {
   blockSum = 0;
   blockSumSquares = 0;
   blockPeak = 0;
+  /** Sum of squared sample-to-sample differences in the block, and the last sample seen (high-pass envelope). */
+  blockDiffSquares = 0;
+  private lastSample = 0;
   /** Sum, sum of squares and count of the intervals between zero crossings within the block (tonality of beeps). */
   blockIntervalSum = 0;
   blockIntervalSquares = 0;
@@ -367,6 +377,8 @@ class ChannelScanner {
     let blockSum = this.blockSum;
     let blockSumSquares = this.blockSumSquares;
     let blockPeak = this.blockPeak;
+    let diffSquares = this.blockDiffSquares;
+    let last = this.lastSample;
     let firstLoud = this.blockFirstLoud;
     let previous = this.previous;
     let previousNonNegative = this.previousNonNegative;
@@ -397,6 +409,9 @@ class ChannelScanner {
       blockSum += x;
       blockSumSquares += x * x;
       if (a > blockPeak) blockPeak = a;
+      const d = x - last;
+      diffSquares += d * d;
+      last = x;
       const nonNegative = x >= 0;
       if (nonNegative !== previousNonNegative) {
         previousNonNegative = nonNegative;
@@ -449,6 +464,8 @@ class ChannelScanner {
     this.blockSum = blockSum;
     this.blockSumSquares = blockSumSquares;
     this.blockPeak = blockPeak;
+    this.blockDiffSquares = diffSquares;
+    this.lastSample = last;
     this.blockFirstLoud = firstLoud;
     this.previous = previous;
     this.previousNonNegative = previousNonNegative;
@@ -482,7 +499,7 @@ class ChannelScanner {
     this.channelBlockSumSquares += this.blockSumSquares;
     if (this.blockPeak > this.peak) this.peak = this.blockPeak;
     this.hotSamples += this.blockHot;
-    this.blockSum = this.blockSumSquares = this.blockPeak = this.blockHot = 0;
+    this.blockSum = this.blockSumSquares = this.blockPeak = this.blockHot = this.blockDiffSquares = 0;
     this.blockIntervalSum = this.blockIntervalSquares = this.blockIntervals = 0;
     this.blockHasCrossing = false;
     this.blockFirstLoud = -1;
@@ -552,6 +569,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
   // 10 ms series
   private readonly envelope = float32Series();
   private readonly envelopePeak = float32Series();
+  private readonly envelopeHighPass = float32Series();
   /** Mean zero-crossing interval (samples; 0 when not judged) and its relative spread, loudest channel, per block. */
   private readonly toneInterval = float32Series();
   private readonly toneSpread = float32Series();
@@ -609,6 +627,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
       floorDbfs: DIGITAL_SILENCE_DBFS,
       rmsDbfs: this.envelope.toArray(),
       peakDbfs: this.envelopePeak.toArray(),
+      highPassDbfs: this.envelopeHighPass.toArray(),
     };
     const beeps = this.detectBeeps();
     return {
@@ -682,8 +701,10 @@ export class AudioStatsAccumulator implements ClipRunSink {
     let loudestChannel = 0;
     let peak = 0;
     let firstLoud = -1;
+    let highPass = 0;
     this.scanners.forEach((s, c) => {
       const meanSquare = s.blockSumSquares / samples;
+      highPass = Math.max(highPass, s.blockDiffSquares / samples);
       if (meanSquare > loudestMeanSquare) {
         loudestMeanSquare = meanSquare;
         loudestChannel = c;
@@ -693,6 +714,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
     });
     this.envelope.push(flooredPowerDb(loudestMeanSquare));
     this.envelopePeak.push(flooredAmplitudeDb(peak));
+    this.envelopeHighPass.push(flooredPowerDb(highPass));
     const tone = this.scanners[loudestChannel]?.blockTone() ?? null;
     this.toneInterval.push(tone?.interval ?? 0);
     this.toneSpread.push(tone?.spread ?? 0);

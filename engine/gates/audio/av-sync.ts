@@ -1,5 +1,6 @@
-// av_sync: container start offsets, audio/video duration mismatch, and, when the content carries a flash/beep
-// sync pattern, the offset measured between picture flashes and audio beeps.
+// av_sync: container start offsets, audio/video duration mismatch, and the offset measured in the content: between
+// picture flashes and audio beeps (a sync pattern), else between cuts or flashes and the sharp sounds that mark them,
+// else between an audiogram's motion and the sound's level.
 import type { DeliveryProfileId } from '../../profiles/index.js';
 import type { FlagDraft, GateContext, GateResult, GateThresholds, VideoSignals } from '../../types.js';
 import { t } from '../../profiles/threshold-values.js';
@@ -8,7 +9,8 @@ import { exceeds, reaches } from '../kit/bands.js';
 import { gateResult, skippedGate, unmeasuredGate } from '../kit/result.js';
 import { median, round } from '../kit/stats.js';
 import { threshold, thresholdValues } from '../kit/thresholds.js';
-import { estimateContentOffset, MAX_LAG_SECONDS } from './av-sync-correlation.js';
+import { estimateContentOffset, MAX_LAG_SECONDS, MIN_LEVEL_CORRELATION, MIN_PEAK_RATIO } from './av-sync-correlation.js';
+import { MIN_MATCHED_EVENTS, MIN_MATCHED_SHARE, MIN_SALIENCE_DB, MIN_SCORE_RATIO } from './av-sync-events.js';
 
 function avSyncThresholds(delivery: DeliveryProfileId): GateThresholds {
   const broadcast = delivery === 'broadcast_r128';
@@ -83,7 +85,16 @@ function offsetSeverity(ms: number, ctx: GateContext): 'BLOCK' | 'WATCH' | null 
   return null;
 }
 
-function offsetFlag(ms: number, basis: 'content' | 'container', ctx: GateContext, end: number, extra: Record<string, unknown>): FlagDraft | null {
+type OffsetBasis = 'sync_pattern' | 'transient_events' | 'level_correlation' | 'container';
+
+const MEASURED_ON: Record<OffsetBasis, string> = {
+  sync_pattern: 'measured on flash/beep sync marks',
+  transient_events: 'measured on cuts and flashes against the sharp sounds that mark them',
+  level_correlation: "measured on the picture's motion against the sound's level",
+  container: 'container start times',
+};
+
+function offsetFlag(ms: number, basis: OffsetBasis, ctx: GateContext, end: number, extra: Record<string, unknown>): FlagDraft | null {
   const severity = offsetSeverity(ms, ctx);
   if (!severity) return null;
   const early = ms > 0;
@@ -95,10 +106,10 @@ function offsetFlag(ms: number, basis: 'content' | 'container', ctx: GateContext
     severity,
     start: 0,
     end,
-    summary: `Audio is ${round(Math.abs(ms), 0)} ms ${early ? 'ahead of' : 'behind'} the picture (${basis === 'content' ? 'measured on flash/beep sync marks' : 'container start times'})`,
+    summary: `Audio is ${round(Math.abs(ms), 0)} ms ${early ? 'ahead of' : 'behind'} the picture (${MEASURED_ON[basis]})`,
     evidence: {
       offsetMs: round(ms, 1),
-      basis,
+      basis: basis === 'container' ? 'container' : 'content',
       convention: '+ = audio early',
       ...extra,
       threshold: thresholdValues(ctx.thresholds, ['audioEarlyWatchMs', 'audioLateWatchMs', 'audioEarlyBlockMs', 'audioLateBlockMs']),
@@ -159,23 +170,35 @@ function avSync(ctx: GateContext): GateResult {
   const offsets = pairOffsets(flashes, beeps);
   const minEvents = threshold(ctx.thresholds, 'syncPatternMinEvents');
   const patternOffsetMs = offsets.length >= minEvents ? median(offsets) * 1000 : null;
-  const correlation = patternOffsetMs === null ? estimateContentOffset(v, a) : null;
+  const estimate = patternOffsetMs === null ? estimateContentOffset(v, a) : null;
   // Measured on presentation times, so a container offset is already part of it.
-  const correlatedOffsetMs = correlation?.offsetMs ?? null;
-  const contentOffsetMs = patternOffsetMs ?? correlatedOffsetMs;
-  const method = patternOffsetMs !== null ? 'sync_pattern' : correlatedOffsetMs !== null ? 'onset_correlation' : null;
+  const estimatedOffsetMs = estimate?.offsetMs ?? null;
+  const contentOffsetMs = patternOffsetMs ?? estimatedOffsetMs;
+  const method = patternOffsetMs !== null ? 'sync_pattern' : estimate?.method === 'events' ? 'transient_events' : estimate?.method === 'levels' ? 'level_correlation' : null;
   const videoEnd = v.startSeconds + v.frameCount / v.fps;
   const audioEnd = a.startSeconds + a.durationSeconds;
   const flags: FlagDraft[] = [];
   const offsetEvidence = { containerOffsetMs: round(containerOffsetMs, 1), syncEvents: offsets.length };
-  const correlationEvidence = correlation
-    ? { peakCorrelation: round(correlation.peakCorrelation, 3), runnerUpCorrelation: round(correlation.runnerUpCorrelation, 3), pictureOnsets: correlation.pictureEvents }
+  const ev = estimate?.events;
+  const eventEvidence = ev
+    ? {
+        pictureEvents: ev.pictureEvents,
+        transients: ev.transients,
+        salientTransients: ev.salientTransients,
+        matchedEvents: ev.matchedEvents,
+        agreementDb: round(ev.score, 1),
+        runnerUpAgreementDb: round(ev.runnerUpScore, 1),
+        spreadMs: ev.spreadMs === null ? null : round(ev.spreadMs, 1),
+      }
+    : null;
+  const levelEvidence = estimate?.levels
+    ? { peakCorrelation: round(estimate.levels.peakCorrelation, 3), runnerUpCorrelation: round(estimate.levels.runnerUpCorrelation, 3) }
     : null;
   const offset =
     patternOffsetMs !== null
-      ? offsetFlag(patternOffsetMs, 'content', ctx, videoEnd, { ...offsetEvidence, method, spreadMs: round((Math.max(...offsets) - Math.min(...offsets)) * 1000, 1) })
-      : correlatedOffsetMs !== null
-        ? offsetFlag(correlatedOffsetMs, 'content', ctx, videoEnd, { ...offsetEvidence, method, ...correlationEvidence })
+      ? offsetFlag(patternOffsetMs, 'sync_pattern', ctx, videoEnd, { ...offsetEvidence, method, spreadMs: round((Math.max(...offsets) - Math.min(...offsets)) * 1000, 1) })
+      : estimatedOffsetMs !== null
+        ? offsetFlag(estimatedOffsetMs, method === 'level_correlation' ? 'level_correlation' : 'transient_events', ctx, videoEnd, { ...offsetEvidence, method, ...(method === 'level_correlation' ? levelEvidence : eventEvidence) })
         : offsetFlag(containerOffsetMs, 'container', ctx, videoEnd, offsetEvidence);
   if (offset) flags.push(offset);
   const duration = durationFlag(audioEnd, videoEnd, v.fps, ctx);
@@ -185,17 +208,18 @@ function avSync(ctx: GateContext): GateResult {
     contentOffsetMs: contentOffsetMs === null ? null : round(contentOffsetMs, 1),
     contentMethod: method,
     syncPattern: { flashes: flashes.length, beeps: beeps.length, pairs: offsets.length },
-    ...(correlationEvidence ? { onsetCorrelation: correlationEvidence } : {}),
+    ...(eventEvidence ? { transientEvents: eventEvidence } : {}),
+    ...(levelEvidence ? { levelCorrelation: levelEvidence } : {}),
     audioEndSeconds: round(audioEnd, 3),
     videoEndSeconds: round(videoEnd, 3),
     durationMismatchSeconds: round(audioEnd - videoEnd, 3),
     convention: '+ = audio early',
   };
   if (contentOffsetMs !== null) return gateResult('av_sync', measurements, flags);
-  const why = correlation?.reason ?? 'no sync events in the content';
+  const why = estimate?.reason ?? 'no sync events in the content';
   return unmeasuredGate(
     'av_sync',
-    `Lip sync not measured: no flash/beep sync pattern, and ${why}. Only the container start times and durations were checked.`,
+    `Lip sync not measured: no flash/beep sync pattern; ${why}. Only the container start times and durations were checked.`,
     measurements,
     flags,
   );
@@ -209,9 +233,15 @@ export const avSyncGate = defineGate({
     'Container offset = video start − audio start (+ = audio early), judged against the lip-sync limits of the delivery profile (BT.1359 for web, R37 for broadcast). ' +
     'When the content carries a sync pattern (short full-picture flashes and short audio beeps), each flash is paired with the nearest beep within 0.5 s; ' +
     'with at least syncPatternMinEvents pairs the median flash−beep offset replaces the container offset. ' +
-    `Without a pattern, audio onsets (10 ms level rises) are cross-correlated with picture-change onsets (cuts, flashes, motion starts) over ±${MAX_LAG_SECONDS * 1000} ms; ` +
-    'a lag that clearly wins (correlation ≥ 0.35, 1.5× any lag 150 ms away, at least 3 distinct picture onsets) gives the content offset. ' +
-    'When neither measures, the gate reports status unmeasured with the reason (never a plain pass); container offset and duration flags still apply. ' +
+    'Without a pattern, picture events (cuts and flashes: rises of the frame-to-frame change well above the usual) are matched to sharp sounds: ' +
+    'rises of at least 9 dB in the high-passed 10 ms level (clicks, claps, a slate; tones barely register), each weighed by its salience, ' +
+    `its rise above the largest other sharp sound within ±${MAX_LAG_SECONDS * 1000} ms, so a beat, a hi-hat or syllables that repeat as strongly weigh nothing. ` +
+    `Every lag in ±${MAX_LAG_SECONDS * 1000} ms (10 ms steps) sums the salience of the sound nearest each picture event (within half a frame and one block); ` +
+    `the winning lag counts when at least ${MIN_MATCHED_EVENTS} picture events, and ${MIN_MATCHED_SHARE * 100} % of them, meet a sound of ≥ ${MIN_SALIENCE_DB} dB salience there ` +
+    `and its sum is ${MIN_SCORE_RATIO}× that of any lag more than 150 ms away; the content offset is the median of the matched pairs' own offsets. ` +
+    `Failing that, a picture that moves with the sound's level (an audiogram) is cross-correlated with the 10 ms level over ±${MAX_LAG_SECONDS * 1000} ms ` +
+    `(correlation ≥ ${MIN_LEVEL_CORRELATION} and ${MIN_PEAK_RATIO}× any lag 150 ms away). ` +
+    'When nothing measures (no sync events, periodic sounds as sharp as the marks, speech over cuts) the gate reports status unmeasured with the reason, never a plain pass; container offset and duration flags still apply. ' +
     'Audio ending more than 2 frames before the picture, or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ' +
     'There is no lip reading: speech over a still or a talking head without cuts or flashes is unmeasured.',
   requires: { kinds: ['video'], signals: ['video', 'audio'] },

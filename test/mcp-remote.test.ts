@@ -66,6 +66,9 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
 }
 
+/** Runs whose findings a test does not read check one cheap gate: the same remote job path without the OCR. */
+const CHEAP = 'black_frames';
+
 /** Calls a tool that must succeed, and checks its structuredContent against the tool's own output schema. */
 async function ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}, onprogress?: (p: { progress: number }) => void): Promise<T> {
   const result = await call(remote.client, name, args, onprogress);
@@ -203,7 +206,7 @@ describe('preflight mcp in remote mode', () => {
   it('sends local sidecar files inline, and refuses sidecar_dir with a clear error', async () => {
     const transcript = join(work, 'transcript.srt');
     writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n');
-    const run = await ok<{ status: string; sidecar_ingress: { supplied: string[] } }>('qc_run_local_file', { file_path: await fx.clean(), transcript_path: transcript });
+    const run = await ok<{ status: string; sidecar_ingress: { supplied: string[] } }>('qc_run_local_file', { file_path: await fx.clean(), transcript_path: transcript, checks: CHEAP });
     expect(run).toMatchObject({ status: 'completed', sidecar_ingress: { supplied: ['transcript'] } });
     const manifest = join(work, 'broken-manifest.json');
     writeFileSync(manifest, '{"segments": [ {"start": 0, ');
@@ -213,8 +216,8 @@ describe('preflight mcp in remote mode', () => {
 
   it('returns the same job for a repeated idempotency key', async () => {
     const file = await fx.clean();
-    const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7' });
-    const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7' });
+    const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7', checks: CHEAP });
+    const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7', checks: CHEAP });
     expect(first.idempotent_replay).toBe(false);
     expect(second).toMatchObject({ job_id: first.job_id, idempotent_replay: true });
   });
@@ -231,14 +234,14 @@ describe('preflight mcp in remote mode', () => {
 
   it('hands back a job to poll when the run outlasts the wait, for queued and held (inline sidecar) runs', async () => {
     const impatient = await connectMcp({ PREFLIGHT_API_URL: serverUrl, PREFLIGHT_API_KEY: apiKey, PREFLIGHT_MCP_RUN_WAIT_MS: '300' });
-    const queued = (await call(impatient.client, 'qc_run_local_file', { file_path: await fx.verticalShort() })).structuredContent as { job_id: string; status: string; next_step: string };
+    const queued = (await call(impatient.client, 'qc_run_local_file', { file_path: await fx.verticalShort(), checks: CHEAP })).structuredContent as { job_id: string; status: string; next_step: string };
     expect(['queued', 'running']).toContain(queued.status);
     expect(queued.next_step).toContain('poll qc_get_job');
     expect(await pollJob(impatient.client, queued.job_id)).toMatchObject({ status: 'completed' });
 
     const transcript = join(work, 'held.srt');
     writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello again.\n');
-    const held = (await call(impatient.client, 'qc_run_local_file', { file_path: await fx.verticalShort(), transcript_path: transcript })).structuredContent as { job_id: string; status: string };
+    const held = (await call(impatient.client, 'qc_run_local_file', { file_path: await fx.verticalShort(), transcript_path: transcript, checks: CHEAP })).structuredContent as { job_id: string; status: string };
     expect(held.status).toBe('running');
     expect(await pollJob(impatient.client, held.job_id)).toMatchObject({ status: 'completed', job: { sidecarIngress: { supplied: ['transcript'] } } });
   });

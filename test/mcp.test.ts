@@ -61,6 +61,9 @@ afterAll(async () => {
   await client?.close();
 });
 
+/** Runs whose findings a test does not read check one cheap gate: the same job path without the text gates' OCR. */
+const CHEAP = 'black_frames';
+
 describe('preflight mcp over stdio', () => {
   it('lists every tool with a title, an agent-facing description, schemas and annotations', async () => {
     const { tools } = await client.listTools();
@@ -247,7 +250,7 @@ describe('preflight mcp over stdio', () => {
     expect(leak).toMatchObject({ severity: 'BLOCK' });
     expect(leak.timestamp >= '00:00:02.500' && leak.timestamp < '00:00:05.000').toBe(true);
     expect(JSON.stringify(leak.evidence)).toMatch(/example/);
-    const queued = await ok<{ job_id: string; status: string; next_step: string }>('qc_run_local_file', { file_path: await fx.letterbox(), process_async: true });
+    const queued = await ok<{ job_id: string; status: string; next_step: string }>('qc_run_local_file', { file_path: await fx.letterbox(), process_async: true, checks: CHEAP });
     expect(queued.status).toBe('queued');
     expect(queued.next_step).toContain('qc_get_job');
     let status = 'queued';
@@ -260,8 +263,8 @@ describe('preflight mcp over stdio', () => {
 
   it('returns the same job for a repeated idempotency key', async () => {
     const file = await fx.clean();
-    const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42' });
-    const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42' });
+    const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42', checks: CHEAP });
+    const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42', checks: CHEAP });
     expect(second).toMatchObject({ job_id: first.job_id, idempotent_replay: true });
   });
 
@@ -359,14 +362,14 @@ describe('preflight mcp --upload-port: uploads through the upload port in the sa
       const again = await fetch(upload.signed_put_url, { method: 'PUT', body: bytes });
       expect(again.status).toBe(409);
 
-      const run = (await httpClient.callTool({ name: 'qc_run_video', arguments: { upload_id: upload.upload_id, profile: 'generic_creator_video' } })) as CallToolResult;
+      const run = (await httpClient.callTool({ name: 'qc_run_video', arguments: { upload_id: upload.upload_id, profile: 'generic_creator_video', checks: CHEAP } })) as CallToolResult;
       expect(run.isError, JSON.stringify(run.content)).toBeFalsy();
       const checked = await pollJob(httpClient, (run.structuredContent as { job_id: string }).job_id);
       expect(checked).toMatchObject({ status: 'completed', verdict: 'PASS', media_ingress: { mode: 'signed_upload', sha256: stored.sha256 } });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
       // A run longer than the tool's wait comes back running (inside any client timeout) and completes in the background.
-      const long = (await httpClient.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.verticalShort() } })) as CallToolResult;
+      const long = (await httpClient.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.verticalShort(), checks: CHEAP } })) as CallToolResult;
       const started = long.structuredContent as { job_id: string; status: string; next_step: string };
       expect(started.status).toBe('running');
       expect(started.next_step).toContain('poll qc_get_job');

@@ -144,6 +144,35 @@ function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Ar
   });
 }
 
+/**
+ * Cuts a byte stream into fixed-size records handed over as views that are only valid during the call (a view of the
+ * chunk, or of one reused buffer where a record straddles two chunks): nothing is allocated per record.
+ */
+function transientRecordReader(stream: Readable, size: number, onRecord: (record: Uint8Array) => void): void {
+  const straddling = new Uint8Array(size);
+  let filled = 0;
+  stream.on('data', (chunk: Buffer) => {
+    let offset = 0;
+    if (filled > 0) {
+      const take = Math.min(size - filled, chunk.length);
+      straddling.set(chunk.subarray(0, take), filled);
+      filled += take;
+      offset = take;
+      if (filled < size) return;
+      filled = 0;
+      onRecord(straddling);
+    }
+    while (chunk.length - offset >= size) {
+      onRecord(chunk.subarray(offset, offset + size));
+      offset += size;
+    }
+    if (offset < chunk.length) {
+      straddling.set(chunk.subarray(offset), 0);
+      filled = chunk.length - offset;
+    }
+  });
+}
+
 /** Cuts float PCM into whole interleaved frames as it arrives (a view when aligned, so nothing is copied). */
 function pcmReader(stream: Readable, channels: number, onFrames: (interleaved: Float32Array) => void): void {
   const frameBytes = channels * 4;
@@ -217,7 +246,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     const { fd, width, height, fps } = p.video;
     const acc = new VideoFrameAccumulator(width, height, fps, media.durationSeconds, media.video?.startSeconds ?? 0);
     videoAcc = acc;
-    recordReader(pipes[fd], width * height, (frame) => {
+    transientRecordReader(pipes[fd], width * height, (frame) => {
       acc.push(frame);
       if (fps > 0) progress(acc.frameCount / fps);
     });

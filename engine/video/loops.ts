@@ -65,6 +65,8 @@ export class RepeatFinder {
   private readonly minGap: number;
   private readonly minRun: number;
   private lastClosedEnd = -1;
+  /** Frame i was already examined as a candidate for frame seenBy[i] (instead of a Set per frame). */
+  private seenBy = new Int32Array(1024).fill(-1);
 
   constructor(fps: number) {
     this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
@@ -94,32 +96,38 @@ export class RepeatFinder {
     return mergeOverlapping(this.found);
   }
 
-  private bandKeys(i: number): number[] {
-    const hi = this.hashes[2 * i];
-    const lo = this.hashes[2 * i + 1];
-    return [hi & 0xffff, hi >>> 16, lo & 0xffff, lo >>> 16];
+  private bandKey(i: number, b: number): number {
+    const word = this.hashes[2 * i + (b >> 1)];
+    return b & 1 ? word >>> 16 : word & 0xffff;
   }
 
   private index(j: number): void {
-    this.bandKeys(j).forEach((key, b) => {
+    for (let b = 0; b < 4; b++) {
+      const key = this.bandKey(j, b);
       const list = this.bands[b].get(key);
       if (list) list.push(j);
       else this.bands[b].set(key, [j]);
-    });
+    }
   }
 
   private matchCandidates(j: number, next: Map<number, Run>): void {
-    const keys = this.bandKeys(j);
-    const seen = new Set<number>();
-    for (let b = 0; b < 4 && seen.size < MAX_CANDIDATES; b++) {
-      const list = this.bands[b].get(keys[b]);
+    if (this.seenBy.length <= j) {
+      const grown = new Int32Array(2 * (j + 1)).fill(-1);
+      grown.set(this.seenBy);
+      this.seenBy = grown;
+    }
+    const seenBy = this.seenBy;
+    let seen = 0;
+    for (let b = 0; b < 4 && seen < MAX_CANDIDATES; b++) {
+      const list = this.bands[b].get(this.bandKey(j, b));
       if (!list) continue;
-      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen.size < MAX_CANDIDATES; k--) {
+      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen < MAX_CANDIDATES; k--) {
         const i = list[k];
-        const offset = j - i;
-        if (seen.has(offset)) continue;
-        seen.add(offset);
+        if (seenBy[i] === j) continue;
+        seenBy[i] = j;
+        seen++;
         if (!this.same(i, j)) continue;
+        const offset = j - i;
         const run = this.active.get(offset);
         if (run) next.set(offset, { start: run.start, length: run.length + 1 });
         else if (this.movedAway(i, j)) next.set(offset, { start: j, length: 1 });

@@ -111,7 +111,7 @@ export class VideoFrameAccumulator {
           colSum[x] += v;
         }
       }
-      if (foldAfterRow[y]) grids.fold(y);
+      if (foldAfterRow[y]) grids.fold(y, foldAfterRow[y]);
     }
     const cells = grids.cells;
     let peak = 0;
@@ -216,11 +216,16 @@ class Grid {
     this.means = new Float64Array(cols * rows);
   }
 
-  /** Adds per-column sums over a band of rows that lies within block row `rowOf[y]`. */
-  addBand(y: number, colSums: Int32Array): void {
+  /** Adds sums over a band of rows within block row `rowOf[y]`, given per column group (`colOfGroup`: the block column of each group). */
+  addBand(y: number, groupSums: Int32Array, colOfGroup: Int32Array): void {
     const base = this.rowOf[y] * this.cols;
-    const { colOf, sums } = this;
-    for (let x = 0; x < colSums.length; x++) sums[base + colOf[x]] += colSums[x];
+    const sums = this.sums;
+    for (let k = 0; k < groupSums.length; k++) sums[base + colOfGroup[k]] += groupSums[k];
+  }
+
+  /** True when block rows change after row `y` (or the picture ends). */
+  rowEndsAt(y: number): boolean {
+    return y === this.rowOf.length - 1 || this.rowOf[y + 1] !== this.rowOf[y];
   }
 
   meanValues(): Float64Array {
@@ -245,17 +250,30 @@ function cellIndex(length: number, count: number): Int32Array {
   return Int32Array.from({ length }, (_, k) => Math.min(count - 1, Math.floor((k * count) / length)));
 }
 
+/** Groups of consecutive columns in one block column of every grid: each column's group, and each group's block column per grid. */
+function columnGroups(width: number, grids: Grid[]): { groupOf: Int32Array; colOfGroup: Int32Array[] } {
+  const groupOf = new Int32Array(width);
+  for (let x = 1; x < width; x++) groupOf[x] = groupOf[x - 1] + (grids.some((g) => g.colOf[x] !== g.colOf[x - 1]) ? 1 : 0);
+  const count = width > 0 ? groupOf[width - 1] + 1 : 0;
+  const colOfGroup = grids.map((g) => {
+    const of = new Int32Array(count);
+    for (let x = 0; x < width; x++) of[groupOf[x]] = g.colOf[x];
+    return of;
+  });
+  return { groupOf, colOfGroup };
+}
+
 /**
  * The change cells, the 9×8 hash grid and the 24×24 thumbnail grid of a frame, summed while the frame is read once:
- * column sums build up over a band of rows that lies within one block row of every grid and are then folded into
- * each. The hash and thumbnail blocks overlap where the picture is smaller than their grid; they are then summed
- * block by block instead.
+ * per-column sums build up over a band of rows that lies within one block row of a grid and are then folded into it
+ * (the pixel sums through groups of columns shared by the hash and thumbnail grids). The hash and thumbnail blocks
+ * overlap where the picture is smaller than their grid; they are then summed block by block instead.
  */
 class FrameGrids {
   /** Per-column sums of the pixel values and of their change since the previous frame, over the current band. */
   readonly colSum: Int32Array;
   readonly colChange: Int32Array;
-  /** 1 on the last row of a band. */
+  /** Bit 1: a band of pixel sums ends on this row; bit 2: a band of change sums ends on it. */
   readonly foldAfterRow: Uint8Array;
   readonly cells: Grid;
   hashHi = 0;
@@ -263,6 +281,11 @@ class FrameGrids {
   private readonly hash: Grid;
   private readonly thumb: Grid;
   private readonly tiled: boolean;
+  private readonly groupOf: Int32Array;
+  private readonly groupSum: Int32Array;
+  private readonly hashColOfGroup: Int32Array;
+  private readonly thumbColOfGroup: Int32Array;
+  private readonly cellColOfColumn: Int32Array;
 
   constructor(
     private readonly width: number,
@@ -273,11 +296,18 @@ class FrameGrids {
     const cols = Math.max(1, Math.round(width / CELL_SIDE));
     const rows = Math.max(1, Math.round(height / CELL_SIDE));
     this.cells = new Grid(cols, rows, cellIndex(height, rows), cellIndex(width, cols));
+    this.cellColOfColumn = this.cells.colOf;
     this.hash = new Grid(HASH_COLS, HASH_ROWS, blockIndex(height, HASH_ROWS), blockIndex(width, HASH_COLS));
     this.thumb = new Grid(THUMB_SIDE, THUMB_SIDE, blockIndex(height, THUMB_SIDE), blockIndex(width, THUMB_SIDE));
     this.tiled = width >= THUMB_SIDE && height >= THUMB_SIDE;
-    const grids = this.tiled ? [this.cells, this.hash, this.thumb] : [this.cells];
-    this.foldAfterRow = Uint8Array.from({ length: height }, (_, y) => (y === height - 1 || grids.some((g) => g.rowOf[y + 1] !== g.rowOf[y]) ? 1 : 0));
+    const { groupOf, colOfGroup } = columnGroups(width, [this.hash, this.thumb]);
+    this.groupOf = groupOf;
+    this.groupSum = new Int32Array(colOfGroup[0].length);
+    [this.hashColOfGroup, this.thumbColOfGroup] = colOfGroup;
+    this.foldAfterRow = Uint8Array.from(
+      { length: height },
+      (_, y) => (this.tiled && (this.hash.rowEndsAt(y) || this.thumb.rowEndsAt(y)) ? 1 : 0) | (this.cells.rowEndsAt(y) ? 2 : 0),
+    );
   }
 
   reset(): void {
@@ -288,15 +318,20 @@ class FrameGrids {
     this.thumb.sums.fill(0);
   }
 
-  /** Adds the column sums of the band ending at row `y` to the grids. */
-  fold(y: number): void {
-    this.cells.addBand(y, this.colChange);
-    if (this.tiled) {
-      this.hash.addBand(y, this.colSum);
-      this.thumb.addBand(y, this.colSum);
+  /** Adds the column sums of the band ending at row `y` to the grids it completes (`what`: the foldAfterRow bits). */
+  fold(y: number, what: number): void {
+    if (what & 1) {
+      const { colSum, groupOf, groupSum } = this;
+      groupSum.fill(0);
+      for (let x = 0; x < colSum.length; x++) groupSum[groupOf[x]] += colSum[x];
+      this.hash.addBand(y, groupSum, this.hashColOfGroup);
+      this.thumb.addBand(y, groupSum, this.thumbColOfGroup);
+      colSum.fill(0);
     }
-    this.colSum.fill(0);
-    this.colChange.fill(0);
+    if (what & 2) {
+      this.cells.addBand(y, this.colChange, this.cellColOfColumn);
+      this.colChange.fill(0);
+    }
   }
 
   /**

@@ -85,9 +85,7 @@ export class VideoFrameAccumulator {
     const n = width * height;
     const hasPrev = this.hasPrevious;
     const { colSum, colChange, foldAfterRow } = grids;
-    let sum = 0;
     let dark = 0;
-    let diff = 0;
     grids.reset();
     // Integer sums throughout (per column over a band of rows, then per block): the means below divide exactly the
     // same totals as a pass per statistic would.
@@ -96,27 +94,25 @@ export class VideoFrameAccumulator {
         for (let x = 0; x < width; x++, i++) {
           const v = frame[i];
           const p = previous[i];
-          sum += v;
           if (v <= BLACK_PIXEL_CODE) dark++;
           colSum[x] += v;
-          const d = v > p ? v - p : p - v;
-          diff += d;
-          colChange[x] += d;
+          colChange[x] += v > p ? v - p : p - v;
         }
       } else {
         for (let x = 0; x < width; x++, i++) {
           const v = frame[i];
-          sum += v;
           if (v <= BLACK_PIXEL_CODE) dark++;
           colSum[x] += v;
         }
       }
       if (foldAfterRow[y]) grids.fold(y, foldAfterRow[y]);
     }
-    const cells = grids.cells;
+    const { sum, cells } = grids;
+    let diff = 0;
     let peak = 0;
     let changed = 0;
     for (let c = 0; c < cells.sums.length; c++) {
+      diff += cells.sums[c];
       const m = cells.sums[c] / cells.area[c];
       if (m > peak) peak = m;
       if (m >= CHANGED_CELL_CODES) changed++;
@@ -273,9 +269,11 @@ class FrameGrids {
   /** Per-column sums of the pixel values and of their change since the previous frame, over the current band. */
   readonly colSum: Int32Array;
   readonly colChange: Int32Array;
-  /** Bit 1: a band of pixel sums ends on this row; bit 2: a band of change sums ends on it. */
+  /** Bit 1: a band of pixel sums ends on this row (at least the last row); bit 2: a band of change sums ends on it. */
   readonly foldAfterRow: Uint8Array;
   readonly cells: Grid;
+  /** The frame's pixel total, complete after the last row. */
+  sum = 0;
   hashHi = 0;
   hashLo = 0;
   private readonly hash: Grid;
@@ -306,11 +304,12 @@ class FrameGrids {
     [this.hashColOfGroup, this.thumbColOfGroup] = colOfGroup;
     this.foldAfterRow = Uint8Array.from(
       { length: height },
-      (_, y) => (this.tiled && (this.hash.rowEndsAt(y) || this.thumb.rowEndsAt(y)) ? 1 : 0) | (this.cells.rowEndsAt(y) ? 2 : 0),
+      (_, y) => (y === height - 1 || (this.tiled && (this.hash.rowEndsAt(y) || this.thumb.rowEndsAt(y))) ? 1 : 0) | (this.cells.rowEndsAt(y) ? 2 : 0),
     );
   }
 
   reset(): void {
+    this.sum = 0;
     this.colSum.fill(0);
     this.colChange.fill(0);
     this.cells.sums.fill(0);
@@ -324,8 +323,11 @@ class FrameGrids {
       const { colSum, groupOf, groupSum } = this;
       groupSum.fill(0);
       for (let x = 0; x < colSum.length; x++) groupSum[groupOf[x]] += colSum[x];
-      this.hash.addBand(y, groupSum, this.hashColOfGroup);
-      this.thumb.addBand(y, groupSum, this.thumbColOfGroup);
+      for (let k = 0; k < groupSum.length; k++) this.sum += groupSum[k];
+      if (this.tiled) {
+        this.hash.addBand(y, groupSum, this.hashColOfGroup);
+        this.thumb.addBand(y, groupSum, this.thumbColOfGroup);
+      }
       colSum.fill(0);
     }
     if (what & 2) {

@@ -14,6 +14,8 @@ const SAME_THUMB_MAD = 1.0;
 const SAME_THUMB_MAX = 6;
 /** The picture must have moved at least this much (and 4× the match distance) within the gap, or it is a still, not a loop. */
 const MOVED_THUMB_MAD = 1.5;
+/** Thumbnail cells of the newest frame checked first when confirming a candidate: those that changed most since the frame before. */
+const PROBE_CELLS = 8;
 /** Detection floor, the same for every profile: repeats closer than this are motion, shorter ones are noise. */
 export const LOOP_MIN_GAP_SECONDS = 0.5;
 export const LOOP_MIN_RUN_SECONDS = 0.5;
@@ -67,6 +69,10 @@ export class RepeatFinder {
   private lastClosedEnd = -1;
   /** Frame i was already examined as a candidate for frame seenBy[i] (instead of a Set per frame). */
   private seenBy = new Int32Array(1024).fill(-1);
+  /** The newest frame's most changed thumbnail cells: a candidate that differs too much usually does so there. */
+  private readonly probeCells = new Int32Array(PROBE_CELLS);
+  private readonly probeChange = new Int32Array(PROBE_CELLS);
+  private probeFrame = -1;
 
   constructor(fps: number) {
     this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
@@ -80,6 +86,7 @@ export class RepeatFinder {
     this.thumbs.push(thumb);
     const next = new Map<number, Run>();
     if (moving) {
+      this.pickProbeCells(j);
       this.matchCandidates(j, next);
       for (const [offset, run] of this.active) {
         if (!next.has(offset) && this.same(j - offset, j)) next.set(offset, { start: run.start, length: run.length + 1 });
@@ -140,9 +147,15 @@ export class RepeatFinder {
     return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
   }
 
+  /** Mean absolute difference of two thumbnails, or Infinity when over `giveUpAbove` or a cell is over `cellMax`. */
   private thumbDistance(a: number, b: number, giveUpAbove = Infinity, cellMax = Infinity): number {
     const ta = this.thumbs[a];
     const tb = this.thumbs[b];
+    // The answer does not depend on the order the cells are read in, so the likeliest misfits are read first.
+    if (cellMax !== Infinity && b === this.probeFrame) {
+      const probe = this.probeCells;
+      for (let k = 0; k < probe.length; k++) if (Math.abs(ta[probe[k]] - tb[probe[k]]) > cellMax) return Infinity;
+    }
     const limit = giveUpAbove * ta.length;
     let s = 0;
     for (let k = 0; k < ta.length; k++) {
@@ -152,6 +165,29 @@ export class RepeatFinder {
       if (s > limit) return Infinity;
     }
     return s / ta.length;
+  }
+
+  /** The PROBE_CELLS cells of frame j's thumbnail that changed most from frame j − 1. */
+  private pickProbeCells(j: number): void {
+    this.probeFrame = -1;
+    if (j === 0) return;
+    const now = this.thumbs[j];
+    const before = this.thumbs[j - 1];
+    const probe = this.probeCells;
+    const change = this.probeChange.fill(-1);
+    for (let k = 0; k < now.length; k++) {
+      const d = Math.abs(now[k] - before[k]);
+      if (d <= change[PROBE_CELLS - 1]) continue;
+      let at = PROBE_CELLS - 1;
+      while (at > 0 && change[at - 1] < d) {
+        change[at] = change[at - 1];
+        probe[at] = probe[at - 1];
+        at--;
+      }
+      change[at] = d;
+      probe[at] = k;
+    }
+    if (change[PROBE_CELLS - 1] >= 0) this.probeFrame = j;
   }
 
   private same(i: number, j: number): boolean {

@@ -125,7 +125,7 @@ export class VideoFrameAccumulator {
       changedShare: hasPrev ? changed / cells.sums.length : 0,
     };
     if (this.frames.length % this.stillEvery === 0) {
-      this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: frame.slice() });
+      this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: new Uint8Array(frame) });
     }
     this.frames.push(stats);
     const thumb = grids.thumbnail(frame);

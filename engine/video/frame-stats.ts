@@ -43,7 +43,9 @@ export const STILL_CHANGE_CODES = 0.5;
 
 export class VideoFrameAccumulator {
   private readonly fps: number;
-  private previous: Uint8Array | null = null;
+  /** The previous frame, copied: the frame handed to push may be reused by the caller once push returns. */
+  private readonly previous: Uint8Array;
+  private hasPrevious = false;
   private readonly frames: VideoFrameStats[] = [];
   private readonly repeats: RepeatFinder;
   private readonly stills: { atSeconds: number; gray: Uint8Array }[] = [];
@@ -51,10 +53,9 @@ export class VideoFrameAccumulator {
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
-  /** Cell of each analysis pixel, pixels per cell, and the cells' summed change in the current frame. */
-  private readonly cellOf: Uint16Array;
-  private readonly cellArea: Float64Array;
-  private readonly cellChange: Float64Array;
+  private readonly colDetailSum: Int32Array;
+  /** The change cells, the hash grid and the thumbnail grid, all summed in one pass over the frame. */
+  private readonly grids: FrameGrids;
 
   constructor(
     readonly width: number,
@@ -67,84 +68,97 @@ export class VideoFrameAccumulator {
     // One still a second, or fewer for long programmes: at most MAX_STILLS.
     this.stillEvery = fps > 0 ? Math.max(1, Math.round(fps * Math.max(1, durationSeconds / MAX_STILLS))) : 1;
     this.fps = fps;
+    this.previous = new Uint8Array(width * height);
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
-    const cols = Math.max(1, Math.round(width / CELL_SIDE));
-    const rows = Math.max(1, Math.round(height / CELL_SIDE));
-    this.cellOf = new Uint16Array(width * height);
-    this.cellArea = new Float64Array(cols * rows);
-    this.cellChange = new Float64Array(cols * rows);
-    for (let y = 0; y < height; y++) {
-      const row = Math.min(rows - 1, Math.floor((y * rows) / height)) * cols;
-      for (let x = 0; x < width; x++) {
-        const c = row + Math.min(cols - 1, Math.floor((x * cols) / width));
-        this.cellOf[y * width + x] = c;
-        this.cellArea[c]++;
-      }
-    }
+    this.colDetailSum = new Int32Array(width);
+    this.grids = new FrameGrids(width, height);
   }
 
   get frameCount(): number {
     return this.frames.length;
   }
 
+  /** One frame of `width`×`height` luma; it is not kept, so the caller may reuse its buffer once this returns. */
   push(frame: Uint8Array): void {
-    const { width, height, cellOf, cellChange } = this;
+    const { width, height, grids, previous } = this;
     const n = width * height;
-    let sum = 0;
+    const hasPrev = this.hasPrevious;
+    const { colSum, colChange, foldAfterRow } = grids;
     let dark = 0;
-    let diff = 0;
-    const prev = this.previous;
-    cellChange.fill(0);
-    for (let i = 0; i < n; i++) {
-      const v = frame[i];
-      sum += v;
-      if (v <= BLACK_PIXEL_CODE) dark++;
-      if (prev) {
-        const d = Math.abs(v - prev[i]);
-        diff += d;
-        cellChange[cellOf[i]] += d;
+    grids.reset();
+    // Integer sums throughout (per column over a band of rows, then per block): the means below divide exactly the
+    // same totals as a pass per statistic would.
+    for (let y = 0, i = 0; y < height; y++) {
+      if (hasPrev) {
+        for (let x = 0; x < width; x++, i++) {
+          const v = frame[i];
+          const p = previous[i];
+          if (v <= BLACK_PIXEL_CODE) dark++;
+          colSum[x] += v;
+          colChange[x] += v > p ? v - p : p - v;
+        }
+      } else {
+        for (let x = 0; x < width; x++, i++) {
+          const v = frame[i];
+          if (v <= BLACK_PIXEL_CODE) dark++;
+          colSum[x] += v;
+        }
       }
+      if (foldAfterRow[y]) grids.fold(y, foldAfterRow[y]);
     }
+    const { sum, cells } = grids;
+    let diff = 0;
     let peak = 0;
     let changed = 0;
-    for (let c = 0; c < cellChange.length; c++) {
-      const m = cellChange[c] / this.cellArea[c];
+    for (let c = 0; c < cells.sums.length; c++) {
+      diff += cells.sums[c];
+      const m = cells.sums[c] / cells.area[c];
       if (m > peak) peak = m;
       if (m >= CHANGED_CELL_CODES) changed++;
     }
     const stats: VideoFrameStats = {
       mean: sum / n / 255,
       darkFraction: dark / n,
-      diff: prev ? diff / n / 255 : 0,
-      peakChange: prev ? peak : 0,
-      changedShare: prev ? changed / cellChange.length : 0,
+      diff: hasPrev ? diff / n / 255 : 0,
+      peakChange: hasPrev ? peak : 0,
+      changedShare: hasPrev ? changed / cells.sums.length : 0,
     };
     if (this.frames.length % this.stillEvery === 0) {
-      this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: frame });
+      this.stills.push({ atSeconds: this.startSeconds + (this.fps > 0 ? this.frames.length / this.fps : 0), gray: new Uint8Array(frame) });
     }
     this.frames.push(stats);
-    const [hi, lo, thumb] = differenceHash(frame, width, height);
-    this.repeats.push(hi, lo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
+    const thumb = grids.thumbnail(frame);
+    this.repeats.push(grids.hashHi, grids.hashLo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
     if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
-    // Reuse the buffer: the reader hands us a fresh copy per frame.
-    this.previous = frame;
+    previous.set(frame);
+    this.hasPrevious = true;
   }
 
   private canvasOf(frame: Uint8Array): PerFrameCanvas {
-    const { width, height, colDetail, rowDetail } = this;
-    colDetail.fill(0);
+    const { width, height, colDetail, rowDetail, colDetailSum } = this;
+    colDetailSum.fill(0);
     rowDetail.fill(0);
     // Second differences (a Laplacian) measure fine detail and stay low on smooth, blurred areas.
     for (let y = 1; y < height - 1; y++) {
       const row = y * width;
+      let rowSum = 0;
+      let left = frame[row];
+      let centre = frame[row + 1];
       for (let x = 1; x < width - 1; x++) {
-        const v2 = 2 * frame[row + x];
-        const d = Math.abs(v2 - frame[row + x - 1] - frame[row + x + 1]) + Math.abs(v2 - frame[row - width + x] - frame[row + width + x]);
-        colDetail[x] += d;
-        rowDetail[y] += d;
+        const right = frame[row + x + 1];
+        const v2 = 2 * centre;
+        const h = v2 - left - right;
+        const v = v2 - frame[row - width + x] - frame[row + width + x];
+        const d = (h < 0 ? -h : h) + (v < 0 ? -v : v);
+        colDetailSum[x] += d;
+        rowSum += d;
+        left = centre;
+        centre = right;
       }
+      rowDetail[y] = rowSum;
     }
+    colDetail.set(colDetailSum);
     const bars = barExtents(frame, width, height);
     return { bars, fill: fillExtents(frame, colDetail, rowDetail, bars, width, height) };
   }
@@ -156,15 +170,22 @@ export class VideoFrameAccumulator {
 
 /** Side of the square thumbnail grid kept per frame (block means), for verifying repeated pictures. */
 const THUMB_SIDE = 24;
+/** The difference hash compares neighbours on a grid of this many block means. */
+const HASH_COLS = 9;
+const HASH_ROWS = 8;
+
+/** Bounds of block `g` of `count` along a side of `length` pixels (at least one pixel). */
+function blockBounds(g: number, count: number, length: number): [number, number] {
+  const a = Math.floor((g * length) / count);
+  return [a, Math.max(a + 1, Math.floor(((g + 1) * length) / count))];
+}
 
 function blockMeans(frame: Uint8Array, width: number, height: number, cols: number, rows: number): Float64Array {
   const cells = new Float64Array(cols * rows);
   for (let gy = 0; gy < rows; gy++) {
-    const y0 = Math.floor((gy * height) / rows);
-    const y1 = Math.max(y0 + 1, Math.floor(((gy + 1) * height) / rows));
+    const [y0, y1] = blockBounds(gy, rows, height);
     for (let gx = 0; gx < cols; gx++) {
-      const x0 = Math.floor((gx * width) / cols);
-      const x1 = Math.max(x0 + 1, Math.floor(((gx + 1) * width) / cols));
+      const [x0, x1] = blockBounds(gx, cols, width);
       let s = 0;
       for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) s += frame[y * width + x];
       cells[gy * cols + gx] = s / ((y1 - y0) * (x1 - x0));
@@ -173,24 +194,172 @@ function blockMeans(frame: Uint8Array, width: number, height: number, cols: numb
   return cells;
 }
 
+/** A grid of blocks that tiles the picture (each pixel in exactly one block), with its per-frame integer sums. */
+class Grid {
+  readonly area: Float64Array;
+  readonly sums: Int32Array;
+  readonly means: Float64Array;
+
+  constructor(
+    readonly cols: number,
+    rows: number,
+    readonly rowOf: Int32Array,
+    readonly colOf: Int32Array,
+  ) {
+    this.area = new Float64Array(cols * rows);
+    for (const r of rowOf) for (const c of colOf) this.area[r * cols + c]++;
+    this.sums = new Int32Array(cols * rows);
+    this.means = new Float64Array(cols * rows);
+  }
+
+  /** Adds sums over a band of rows within block row `rowOf[y]`, given per column group (`colOfGroup`: the block column of each group). */
+  addBand(y: number, groupSums: Int32Array, colOfGroup: Int32Array): void {
+    const base = this.rowOf[y] * this.cols;
+    const sums = this.sums;
+    for (let k = 0; k < groupSums.length; k++) sums[base + colOfGroup[k]] += groupSums[k];
+  }
+
+  /** True when block rows change after row `y` (or the picture ends). */
+  rowEndsAt(y: number): boolean {
+    return y === this.rowOf.length - 1 || this.rowOf[y + 1] !== this.rowOf[y];
+  }
+
+  meanValues(): Float64Array {
+    const { means, sums, area } = this;
+    for (let k = 0; k < means.length; k++) means[k] = sums[k] / area[k];
+    return means;
+  }
+}
+
+/** The blocks of the hash or thumbnail grid (`count` a side, as blockMeans cuts them) along a side of `length`. */
+function blockIndex(length: number, count: number): Int32Array {
+  const of = new Int32Array(length);
+  for (let g = 0; g < count; g++) {
+    const [a, b] = blockBounds(g, count, length);
+    of.fill(g, a, b);
+  }
+  return of;
+}
+
+/** The change cells along a side of `length` pixels cut into `count`. */
+function cellIndex(length: number, count: number): Int32Array {
+  return Int32Array.from({ length }, (_, k) => Math.min(count - 1, Math.floor((k * count) / length)));
+}
+
+/** Groups of consecutive columns in one block column of every grid: each column's group, and each group's block column per grid. */
+function columnGroups(width: number, grids: Grid[]): { groupOf: Int32Array; colOfGroup: Int32Array[] } {
+  const groupOf = new Int32Array(width);
+  for (let x = 1; x < width; x++) groupOf[x] = groupOf[x - 1] + (grids.some((g) => g.colOf[x] !== g.colOf[x - 1]) ? 1 : 0);
+  const count = width > 0 ? groupOf[width - 1] + 1 : 0;
+  const colOfGroup = grids.map((g) => {
+    const of = new Int32Array(count);
+    for (let x = 0; x < width; x++) of[groupOf[x]] = g.colOf[x];
+    return of;
+  });
+  return { groupOf, colOfGroup };
+}
+
 /**
- * 64-bit difference hash on a 9×8 grid of block means (robust to encoding noise, used to find candidates),
- * plus a 24×24 thumbnail used to confirm that two pictures really are the same.
+ * The change cells, the 9×8 hash grid and the 24×24 thumbnail grid of a frame, summed while the frame is read once:
+ * per-column sums build up over a band of rows that lies within one block row of a grid and are then folded into it
+ * (the pixel sums through groups of columns shared by the hash and thumbnail grids). The hash and thumbnail blocks
+ * overlap where the picture is smaller than their grid; they are then summed block by block instead.
  */
-function differenceHash(frame: Uint8Array, width: number, height: number): [number, number, Uint8Array] {
-  const cells = blockMeans(frame, width, height, 9, 8);
-  const thumb = Uint8Array.from(blockMeans(frame, width, height, THUMB_SIDE, THUMB_SIDE), (v) => Math.round(v));
-  let hi = 0;
-  let lo = 0;
-  for (let gy = 0; gy < 8; gy++) {
-    for (let gx = 0; gx < 8; gx++) {
-      const bit = cells[gy * 9 + gx] > cells[gy * 9 + gx + 1] + 1 ? 1 : 0;
-      const k = gy * 8 + gx;
-      if (k < 32) hi = (hi | (bit << k)) >>> 0;
-      else lo = (lo | (bit << (k - 32))) >>> 0;
+class FrameGrids {
+  /** Per-column sums of the pixel values and of their change since the previous frame, over the current band. */
+  readonly colSum: Int32Array;
+  readonly colChange: Int32Array;
+  /** Bit 1: a band of pixel sums ends on this row (at least the last row); bit 2: a band of change sums ends on it. */
+  readonly foldAfterRow: Uint8Array;
+  readonly cells: Grid;
+  /** The frame's pixel total, complete after the last row. */
+  sum = 0;
+  hashHi = 0;
+  hashLo = 0;
+  private readonly hash: Grid;
+  private readonly thumb: Grid;
+  private readonly tiled: boolean;
+  private readonly groupOf: Int32Array;
+  private readonly groupSum: Int32Array;
+  private readonly hashColOfGroup: Int32Array;
+  private readonly thumbColOfGroup: Int32Array;
+  private readonly cellColOfColumn: Int32Array;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    this.colSum = new Int32Array(width);
+    this.colChange = new Int32Array(width);
+    const cols = Math.max(1, Math.round(width / CELL_SIDE));
+    const rows = Math.max(1, Math.round(height / CELL_SIDE));
+    this.cells = new Grid(cols, rows, cellIndex(height, rows), cellIndex(width, cols));
+    this.cellColOfColumn = this.cells.colOf;
+    this.hash = new Grid(HASH_COLS, HASH_ROWS, blockIndex(height, HASH_ROWS), blockIndex(width, HASH_COLS));
+    this.thumb = new Grid(THUMB_SIDE, THUMB_SIDE, blockIndex(height, THUMB_SIDE), blockIndex(width, THUMB_SIDE));
+    this.tiled = width >= THUMB_SIDE && height >= THUMB_SIDE;
+    const { groupOf, colOfGroup } = columnGroups(width, [this.hash, this.thumb]);
+    this.groupOf = groupOf;
+    this.groupSum = new Int32Array(colOfGroup[0].length);
+    [this.hashColOfGroup, this.thumbColOfGroup] = colOfGroup;
+    this.foldAfterRow = Uint8Array.from(
+      { length: height },
+      (_, y) => (y === height - 1 || (this.tiled && (this.hash.rowEndsAt(y) || this.thumb.rowEndsAt(y))) ? 1 : 0) | (this.cells.rowEndsAt(y) ? 2 : 0),
+    );
+  }
+
+  reset(): void {
+    this.sum = 0;
+    this.colSum.fill(0);
+    this.colChange.fill(0);
+    this.cells.sums.fill(0);
+    this.hash.sums.fill(0);
+    this.thumb.sums.fill(0);
+  }
+
+  /** Adds the column sums of the band ending at row `y` to the grids it completes (`what`: the foldAfterRow bits). */
+  fold(y: number, what: number): void {
+    if (what & 1) {
+      const { colSum, groupOf, groupSum } = this;
+      groupSum.fill(0);
+      for (let x = 0; x < colSum.length; x++) groupSum[groupOf[x]] += colSum[x];
+      for (let k = 0; k < groupSum.length; k++) this.sum += groupSum[k];
+      if (this.tiled) {
+        this.hash.addBand(y, groupSum, this.hashColOfGroup);
+        this.thumb.addBand(y, groupSum, this.thumbColOfGroup);
+      }
+      colSum.fill(0);
+    }
+    if (what & 2) {
+      this.cells.addBand(y, this.colChange, this.cellColOfColumn);
+      this.colChange.fill(0);
     }
   }
-  return [hi, lo, thumb];
+
+  /**
+   * After the pass over `frame`: sets the 64-bit difference hash on the 9×8 grid (robust to encoding noise, used to
+   * find candidates) and returns the 24×24 thumbnail used to confirm that two pictures really are the same.
+   */
+  thumbnail(frame: Uint8Array): Uint8Array {
+    const { width, height } = this;
+    const cells = this.tiled ? this.hash.meanValues() : blockMeans(frame, width, height, HASH_COLS, HASH_ROWS);
+    const thumbMeans = this.tiled ? this.thumb.meanValues() : blockMeans(frame, width, height, THUMB_SIDE, THUMB_SIDE);
+    const thumb = new Uint8Array(thumbMeans.length);
+    for (let k = 0; k < thumb.length; k++) thumb[k] = Math.round(thumbMeans[k]);
+    let hi = 0;
+    let lo = 0;
+    for (let gy = 0; gy < HASH_ROWS; gy++) {
+      for (let gx = 0; gx < HASH_ROWS; gx++) {
+        const bit = cells[gy * HASH_COLS + gx] > cells[gy * HASH_COLS + gx + 1] + 1 ? 1 : 0;
+        const k = gy * HASH_ROWS + gx;
+        if (k < 32) hi = (hi | (bit << k)) >>> 0;
+        else lo = (lo | (bit << (k - 32))) >>> 0;
+      }
+    }
+    this.hashHi = hi;
+    this.hashLo = lo;
+    return thumb;
+  }
 }
 
 /** Flat near-black rows from the top and bottom, columns from the left and right, as fractions. */

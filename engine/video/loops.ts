@@ -14,6 +14,8 @@ const SAME_THUMB_MAD = 1.0;
 const SAME_THUMB_MAX = 6;
 /** The picture must have moved at least this much (and 4× the match distance) within the gap, or it is a still, not a loop. */
 const MOVED_THUMB_MAD = 1.5;
+/** Thumbnail cells of the newest frame checked first when confirming a candidate: those that changed most since the frame before. */
+const PROBE_CELLS = 8;
 /** Detection floor, the same for every profile: repeats closer than this are motion, shorter ones are noise. */
 export const LOOP_MIN_GAP_SECONDS = 0.5;
 export const LOOP_MIN_RUN_SECONDS = 0.5;
@@ -65,6 +67,12 @@ export class RepeatFinder {
   private readonly minGap: number;
   private readonly minRun: number;
   private lastClosedEnd = -1;
+  /** Frame i was already examined as a candidate for frame seenBy[i] (instead of a Set per frame). */
+  private seenBy = new Int32Array(1024).fill(-1);
+  /** The newest frame's most changed thumbnail cells: a candidate that differs too much usually does so there. */
+  private readonly probeCells = new Int32Array(PROBE_CELLS);
+  private readonly probeChange = new Int32Array(PROBE_CELLS);
+  private probeFrame = -1;
 
   constructor(fps: number) {
     this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
@@ -78,6 +86,7 @@ export class RepeatFinder {
     this.thumbs.push(thumb);
     const next = new Map<number, Run>();
     if (moving) {
+      this.pickProbeCells(j);
       this.matchCandidates(j, next);
       for (const [offset, run] of this.active) {
         if (!next.has(offset) && this.same(j - offset, j)) next.set(offset, { start: run.start, length: run.length + 1 });
@@ -94,32 +103,38 @@ export class RepeatFinder {
     return mergeOverlapping(this.found);
   }
 
-  private bandKeys(i: number): number[] {
-    const hi = this.hashes[2 * i];
-    const lo = this.hashes[2 * i + 1];
-    return [hi & 0xffff, hi >>> 16, lo & 0xffff, lo >>> 16];
+  private bandKey(i: number, b: number): number {
+    const word = this.hashes[2 * i + (b >> 1)];
+    return b & 1 ? word >>> 16 : word & 0xffff;
   }
 
   private index(j: number): void {
-    this.bandKeys(j).forEach((key, b) => {
+    for (let b = 0; b < 4; b++) {
+      const key = this.bandKey(j, b);
       const list = this.bands[b].get(key);
       if (list) list.push(j);
       else this.bands[b].set(key, [j]);
-    });
+    }
   }
 
   private matchCandidates(j: number, next: Map<number, Run>): void {
-    const keys = this.bandKeys(j);
-    const seen = new Set<number>();
-    for (let b = 0; b < 4 && seen.size < MAX_CANDIDATES; b++) {
-      const list = this.bands[b].get(keys[b]);
+    if (this.seenBy.length <= j) {
+      const grown = new Int32Array(2 * (j + 1)).fill(-1);
+      grown.set(this.seenBy);
+      this.seenBy = grown;
+    }
+    const seenBy = this.seenBy;
+    let seen = 0;
+    for (let b = 0; b < 4 && seen < MAX_CANDIDATES; b++) {
+      const list = this.bands[b].get(this.bandKey(j, b));
       if (!list) continue;
-      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen.size < MAX_CANDIDATES; k--) {
+      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen < MAX_CANDIDATES; k--) {
         const i = list[k];
-        const offset = j - i;
-        if (seen.has(offset)) continue;
-        seen.add(offset);
+        if (seenBy[i] === j) continue;
+        seenBy[i] = j;
+        seen++;
         if (!this.same(i, j)) continue;
+        const offset = j - i;
         const run = this.active.get(offset);
         if (run) next.set(offset, { start: run.start, length: run.length + 1 });
         else if (this.movedAway(i, j)) next.set(offset, { start: j, length: 1 });
@@ -132,9 +147,15 @@ export class RepeatFinder {
     return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
   }
 
+  /** Mean absolute difference of two thumbnails, or Infinity when over `giveUpAbove` or a cell is over `cellMax`. */
   private thumbDistance(a: number, b: number, giveUpAbove = Infinity, cellMax = Infinity): number {
     const ta = this.thumbs[a];
     const tb = this.thumbs[b];
+    // The answer does not depend on the order the cells are read in, so the likeliest misfits are read first.
+    if (cellMax !== Infinity && b === this.probeFrame) {
+      const probe = this.probeCells;
+      for (let k = 0; k < probe.length; k++) if (Math.abs(ta[probe[k]] - tb[probe[k]]) > cellMax) return Infinity;
+    }
     const limit = giveUpAbove * ta.length;
     let s = 0;
     for (let k = 0; k < ta.length; k++) {
@@ -144,6 +165,29 @@ export class RepeatFinder {
       if (s > limit) return Infinity;
     }
     return s / ta.length;
+  }
+
+  /** The PROBE_CELLS cells of frame j's thumbnail that changed most from frame j − 1. */
+  private pickProbeCells(j: number): void {
+    this.probeFrame = -1;
+    if (j === 0) return;
+    const now = this.thumbs[j];
+    const before = this.thumbs[j - 1];
+    const probe = this.probeCells;
+    const change = this.probeChange.fill(-1);
+    for (let k = 0; k < now.length; k++) {
+      const d = Math.abs(now[k] - before[k]);
+      if (d <= change[PROBE_CELLS - 1]) continue;
+      let at = PROBE_CELLS - 1;
+      while (at > 0 && change[at - 1] < d) {
+        change[at] = change[at - 1];
+        probe[at] = probe[at - 1];
+        at--;
+      }
+      change[at] = d;
+      probe[at] = k;
+    }
+    if (change[PROBE_CELLS - 1] >= 0) this.probeFrame = j;
   }
 
   private same(i: number, j: number): boolean {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { VideoFrameAccumulator } from '../engine/video/frame-stats.js';
+
+const WIDTH = 192;
+const HEIGHT = 108;
+const FPS = 30;
+
+/** A bright gradient with a square that moves along a path; frames 90–149 replay frames 0–59 (a loop). */
+function drawFrame(index: number, into: Uint8Array): void {
+  const t = index >= 90 && index < 150 ? index - 90 : index;
+  for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < WIDTH; x++) into[y * WIDTH + x] = 60 + ((x + 2 * y) % 120);
+  const sx = (t * 3) % (WIDTH - 20);
+  const sy = 20 + Math.round(20 * Math.sin(t / 7));
+  for (let y = sy; y < sy + 16; y++) for (let x = sx; x < sx + 16; x++) into[y * WIDTH + x] = 250;
+}
+
+function analyse(reuseBuffer: boolean) {
+  const acc = new VideoFrameAccumulator(WIDTH, HEIGHT, FPS, 6);
+  const shared = new Uint8Array(WIDTH * HEIGHT);
+  for (let i = 0; i < 180; i++) {
+    const frame = reuseBuffer ? shared : new Uint8Array(WIDTH * HEIGHT);
+    drawFrame(i, frame);
+    acc.push(frame);
+    // The reader may overwrite its buffer as soon as push returns.
+    if (reuseBuffer) shared.fill(0);
+  }
+  return acc.finish();
+}
+
+describe('VideoFrameAccumulator', () => {
+  it('keeps nothing of the buffer it is handed: a reused buffer gives the same statistics, stills and repeats as fresh copies', () => {
+    const fresh = analyse(false);
+    const reused = analyse(true);
+    expect(reused.frames).toEqual(fresh.frames);
+    expect(reused.repeats).toEqual(fresh.repeats);
+    expect(reused.canvas).toEqual(fresh.canvas);
+    expect(reused.stills.map((s) => s.atSeconds)).toEqual(fresh.stills.map((s) => s.atSeconds));
+    for (let k = 0; k < fresh.stills.length; k++) expect(Buffer.from(reused.stills[k].gray).equals(Buffer.from(fresh.stills[k].gray))).toBe(true);
+    expect(reused.stills[1].gray.some((v) => v !== 0)).toBe(true);
+  });
+
+  it('measures change against the previous frame and finds the replayed second as a repeat', () => {
+    const { frames, repeats } = analyse(true);
+    expect(frames[0].diff).toBe(0);
+    expect(frames[1].peakChange).toBeGreaterThan(10);
+    expect(frames[1].changedShare).toBeGreaterThan(0);
+    expect(frames[1].changedShare).toBeLessThan(0.2);
+    expect(repeats).toContainEqual(expect.objectContaining({ sourceFrame: 0, repeatFrame: 90 }));
+  });
+});

@@ -26,7 +26,8 @@ const onlyListedPackages = {
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: { preflight: 'dist/src/cli.js' },
+  // The audio meter thread is an entry of its own: the analysis starts it as ./meter-worker.js beside its chunk.
+  entryPoints: { preflight: 'dist/src/cli.js', 'meter-worker': 'dist/engine/audio/meter-worker.js' },
   outdir: OUT,
   chunkNames: '[name]-[hash]',
   bundle: true,

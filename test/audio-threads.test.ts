@@ -21,6 +21,11 @@ function interleave(planar: Float32Array[]): Float32Array {
 }
 
 describe('audio meters in worker threads', () => {
+  it('are shipped beside the bundled CLI, which starts them as ./meter-worker.js next to its chunks', () => {
+    const bundled = resolve(import.meta.dirname, '../dist/cli');
+    expect(statSync(resolve(bundled, 'meter-worker.js')).size).toBeGreaterThan(0);
+  });
+
   it('measure a 40 s programme exactly as the meters on the main thread, with back-pressure while they catch up', async () => {
     statSync(COMPILED);
     const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;

@@ -2,7 +2,7 @@
 // with its source. The committed file is checked against this output by test/gates-doc.test.ts.
 import { GATES } from '../gates/index.js';
 import { OCR_LONG_SIDE, OCR_STILL_LONG_SIDE, OCR_STREAM_FPS } from '../ocr/sampler.js';
-import { ocrEngineName } from '../ocr/tesseract.js';
+import { ocrEngineName } from '../ocr/engine.js';
 import { LINE_MIN_CONFIDENCE, MIN_TEXT_HEIGHT_PX, STILL_LINE_MIN_CONFIDENCE, WORD_MIN_CONFIDENCE } from '../ocr/words.js';
 import {
   DELIVERY_PROFILES,

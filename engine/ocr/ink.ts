@@ -3,7 +3,7 @@
 // boxes carry the halo and leftover outline of the preparation (about 1.6× the glyph height), and a percentile
 // contrast over a padded box measures the photo as much as the type.
 import { contrastRatio, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
-import type { OcrBox, OcrPicture } from './tesseract.js';
+import type { OcrBox, OcrPicture } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */

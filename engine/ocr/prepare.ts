@@ -5,7 +5,7 @@
 // median stays on the background even next to big bold titles (a local mean would be pulled up by them and leave a halo).
 // On video, flat regions nearby (a caption's backing box, a panel) are candidate backgrounds too, and each pixel is
 // measured against the closest candidate: text on a half-transparent box reads against the box, not the picture.
-import type { OcrPicture } from './tesseract.js';
+import type { OcrPicture } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** Block side as a share of the long side (16 px at 960); the background window is 9 × 9 blocks, a near region 3 × 3. */

@@ -7,7 +7,7 @@
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
 import { inkContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrPicture } from './tesseract.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -15,7 +15,7 @@ import type { TextObservation, TextSignals } from '../types.js';
 
 /** Frames per second of the OCR stream: a line must stay this long (two frames) to be confirmed. */
 export const OCR_STREAM_FPS = 2;
-/** The OCR picture's long side, px (about 960 px keeps captions legible and Tesseract fast). */
+/** The OCR picture's long side, px (about 960 px keeps captions legible and detection fast). */
 export const OCR_LONG_SIDE = 960;
 /** Still pictures (thumbnails) are read larger: small text is what their gate is about. */
 export const OCR_STILL_LONG_SIDE = 1280;
@@ -51,12 +51,12 @@ interface Frame extends RgbPicture {
   atSeconds: number;
 }
 
-/** The picture OCR reads: BT.709-weighted luma, then distance from the local background (engine/ocr/prepare.ts). */
+/** The picture OCR reads (the frame's colours), and its ink: distance from the local background (engine/ocr/prepare.ts). */
 function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
   const n = f.width * f.height;
   const gray = new Uint8Array(n);
   for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
-  return localContrastPicture({ gray, width: f.width, height: f.height }, !still);
+  return { ...localContrastPicture({ gray, width: f.width, height: f.height }, !still), rgb: f.rgb };
 }
 
 function thumbOf(f: RgbPicture): Float64Array {
@@ -92,35 +92,6 @@ function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | 
     const box = unionBox(words.map((w) => w.box));
     return { ...line, words, box, contrast: frame ? inkContrast(frame, prepared, box) : null };
   });
-}
-
-/** The prepared picture at half size (means of 2 × 2 pixels). */
-function halved(p: OcrPicture): OcrPicture {
-  const [w, h] = [p.width >> 1, p.height >> 1];
-  const gray = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = 2 * y * p.width + 2 * x;
-      gray[y * w + x] = (p.gray[i] + p.gray[i + 1] + p.gray[i + p.width] + p.gray[i + p.width + 1]) >> 2;
-    }
-  }
-  return { gray, width: w, height: h };
-}
-
-const scaledBox = (b: OcrBox, k: number): OcrBox => ({ x0: b.x0 * k, y0: b.y0 * k, x1: b.x1 * k, y1: b.y1 * k });
-const scaledLine = (l: OcrLine, k: number): OcrLine => ({ box: scaledBox(l.box, k), words: l.words.map((w) => ({ ...w, box: scaledBox(w.box, k) })) });
-
-/** Lines of two readings of one picture: where they overlap, the reading with more letters read surely wins. */
-function surest(a: TextLine[], b: TextLine[]): TextLine[] {
-  const weight = (l: TextLine) => l.text.replace(/\s/g, '').length * l.confidence;
-  const overlaps = (x: TextLine, y: TextLine) => {
-    const w = Math.min(x.box.x1, y.box.x1) - Math.max(x.box.x0, y.box.x0);
-    const h = Math.min(x.box.y1, y.box.y1) - Math.max(x.box.y0, y.box.y0);
-    return w > 0 && h > 0 && w * h >= 0.3 * Math.min((x.box.x1 - x.box.x0) * (x.box.y1 - x.box.y0), (y.box.x1 - y.box.x0) * (y.box.y1 - y.box.y0));
-  };
-  const keepA = a.filter((x) => !b.some((y) => overlaps(x, y) && weight(y) > weight(x)));
-  const keepB = b.filter((y) => !a.some((x) => overlaps(x, y) && weight(x) >= weight(y)));
-  return [...keepA, ...keepB].sort((x, y) => x.box.y0 - y.box.y0 || x.box.x0 - y.box.x0);
 }
 
 const center = (b: OcrBox) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
@@ -247,14 +218,7 @@ export class TextSampler {
     this.stats.samples++;
     if (!read) return [];
     const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
-    let lines = textLines(read, frame.height, minConfidence);
-    if (still) {
-      // Tesseract reads type best at a cap height of a few dozen pixels: a big thumbnail title is read again at half size.
-      const started2 = performance.now();
-      const half = await this.engine.recognise(halved(prepared));
-      this.stats.ocrMs += performance.now() - started2;
-      if (half) lines = surest(lines, textLines(half.map((l) => scaledLine(l, 2)), frame.height, minConfidence));
-    }
+    const lines = textLines(read, frame.height, minConfidence);
     return tightened(lines, prepared, frame);
   }
 

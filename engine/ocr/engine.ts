@@ -156,5 +156,31 @@ async function readPicture(live: LiveWorker, picture: ColourPicture): Promise<Oc
     const { words } = decodeLine(out.data, out.dims[1], live.alphabet, box, width);
     lines.push({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words, detectionScore: box.score });
   }
-  return lines;
+  return joinedLines(lines);
+}
+
+/** Boxes side by side on one row are one line when the gap between them is below this share of their height. */
+const SAME_LINE_GAP = 0.5;
+/** …and their rows overlap by at least this share of the lower box's height. */
+const SAME_LINE_OVERLAP = 0.6;
+
+/** The detector splits a line at wide word gaps (big title words): boxes side by side on one row are one line again. */
+function joinedLines(lines: OcrLine[]): OcrLine[] {
+  const out: OcrLine[] = [];
+  for (const line of [...lines].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const h = line.box.y1 - line.box.y0;
+    const left = out.find((o) => {
+      const overlap = Math.min(o.box.y1, line.box.y1) - Math.max(o.box.y0, line.box.y0);
+      const gap = line.box.x0 - o.box.x1;
+      return overlap >= SAME_LINE_OVERLAP * Math.min(h, o.box.y1 - o.box.y0) && gap <= SAME_LINE_GAP * Math.min(h, o.box.y1 - o.box.y0);
+    });
+    if (!left) {
+      out.push(line);
+      continue;
+    }
+    left.words.push(...line.words);
+    left.box = { x0: left.box.x0, y0: Math.min(left.box.y0, line.box.y0), x1: Math.max(left.box.x1, line.box.x1), y1: Math.max(left.box.y1, line.box.y1) };
+    left.detectionScore = Math.min(left.detectionScore ?? 1, line.detectionScore ?? 1);
+  }
+  return out.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
 }

@@ -86,9 +86,18 @@ interface ReadLine extends TextLine {
   contrast: ContrastMeasure | null;
 }
 
+/** The detector's map fades at the picture's edges: the ink of a line's end words is looked for this share of the
+ * line's height beyond their boxes, so that a line cut by the frame edge reaches it. */
+const END_REACH = 0.5;
+
 function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | null): ReadLine[] {
   return lines.map((line) => {
-    const words = line.words.map((w) => ({ ...w, box: tightBox(prepared, w.box) }));
+    const reach = Math.round(boxHeight(line.box) * END_REACH);
+    const last = line.words.length - 1;
+    const words = line.words.map((w, i) => {
+      const around = { ...w.box, x0: i === 0 ? w.box.x0 - reach : w.box.x0, x1: i === last ? w.box.x1 + reach : w.box.x1 };
+      return { ...w, box: tightBox(prepared, around) };
+    });
     const box = unionBox(words.map((w) => w.box));
     return { ...line, words, box, contrast: frame ? inkContrast(frame, prepared, box) : null };
   });

@@ -112,8 +112,10 @@ export function decodeLine(probs: Float32Array, columns: number, alphabet: Alpha
     if (run.length === 0) return;
     const text = run.map((r) => alphabet.chars[r.index]).join('');
     const confidence = (100 * run.reduce((s, r) => s + r.p, 0)) / run.length;
-    const x0 = Math.floor(toPicture(run[0].column - 0.5));
-    const x1 = Math.ceil(toPicture(run[run.length - 1].column + 1.5));
+    // The line's first and last words reach the line's ends: a character column marks where a letter was read, not
+    // where its ink starts, and a word cut by the frame edge must reach the edge.
+    const x0 = words.length === 0 ? box.x0 : Math.floor(toPicture(run[0].column - 0.5));
+    const x1 = run[run.length - 1] === read[read.length - 1] ? box.x1 : Math.ceil(toPicture(run[run.length - 1].column + 1.5));
     words.push({ text, confidence, box: { x0: Math.max(box.x0, x0), y0: box.y0, x1: Math.min(box.x1, x1), y1: box.y1 } });
     run = [];
   };

@@ -1,9 +1,9 @@
-// Which OCR output is text. Tesseract reads "words" into foliage, noise and checkerboards, mostly with low confidence and
+// Which OCR output is text. OCR reads "words" into foliage, noise and checkerboards, mostly with low confidence and
 // implausible shapes; a word is kept only when its confidence, its letters and its box all look like set type.
 import { wordsKey } from '../text/match.js';
 import type { OcrBox, OcrLine, OcrWord } from './engine.js';
 
-/** Words below this Tesseract confidence (0..100) are dropped. */
+/** Words below this confidence (mean character probability, 0..100) are dropped. */
 export const WORD_MIN_CONFIDENCE = 70;
 /** A kept line's words must average at least this confidence (video, confirmed by a neighbouring sample). */
 export const LINE_MIN_CONFIDENCE = 80;

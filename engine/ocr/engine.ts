@@ -141,6 +141,12 @@ export class OcrEngine {
   }
 }
 
+/** A line box lower than this (px, its detection margin included) holds glyphs too small to keep (words.ts): not read. */
+const MIN_LINE_BOX_HEIGHT_PX = 9;
+
+/** Boxes too low for type, or narrower than tall (a speck, a lone glyph: no line of three characters), are not read. */
+const mayHoldWords = (b: OcrBox) => b.y1 - b.y0 >= MIN_LINE_BOX_HEIGHT_PX && b.x1 - b.x0 >= b.y1 - b.y0;
+
 /** Detection, then recognition of each line found, one model call at a time. */
 async function readPicture(live: LiveWorker, picture: ColourPicture): Promise<OcrLine[]> {
   const run: InferenceWorker['run'] = (model, input) => {
@@ -151,6 +157,7 @@ async function readPicture(live: LiveWorker, picture: ColourPicture): Promise<Oc
   const [mapHeight, mapWidth] = map.dims.slice(-2);
   const lines: OcrLine[] = [];
   for (const box of detectedBoxes(map.data, mapWidth, mapHeight, picture.width, picture.height)) {
+    if (!mayHoldWords(box)) continue;
     const { tensor, width } = recognitionInput(picture, box);
     const out = await run('recognition', tensor);
     const { words } = decodeLine(out.data, out.dims[1], live.alphabet, box, width);

@@ -34,12 +34,11 @@ export interface OcrLine {
   detectionScore?: number;
 }
 
-/** A picture to read: luma, and the colour picture itself when there is one (the models read colour). */
+/** A luma picture. */
 export interface OcrPicture {
   gray: Uint8Array;
   width: number;
   height: number;
-  rgb?: Uint8Array;
 }
 
 export interface OcrRectangle {
@@ -49,8 +48,11 @@ export interface OcrRectangle {
   height: number;
 }
 
-function colourOf(p: OcrPicture): ColourPicture {
-  if (p.rgb) return { rgb: p.rgb, width: p.width, height: p.height };
+/** What the engine reads: a colour picture (the models read colour), or a luma picture, read as grey. */
+export type OcrInput = OcrPicture | ColourPicture;
+
+function colourOf(p: OcrInput): ColourPicture {
+  if ('rgb' in p) return p;
   const rgb = new Uint8Array(p.width * p.height * 3);
   for (let i = 0; i < p.gray.length; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = p.gray[i];
   return { rgb, width: p.width, height: p.height };
@@ -102,7 +104,7 @@ export class OcrEngine {
   }
 
   /** Reads a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out. */
-  async recognise(picture: OcrPicture, rectangle?: OcrRectangle): Promise<OcrLine[] | null> {
+  async recognise(picture: OcrInput, rectangle?: OcrRectangle): Promise<OcrLine[] | null> {
     if (this.closed) return null;
     const colour = colourOf(picture);
     const live = this.start();

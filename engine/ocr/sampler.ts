@@ -51,12 +51,12 @@ interface Frame extends RgbPicture {
   atSeconds: number;
 }
 
-/** The picture OCR reads (the frame's colours), and its ink: distance from the local background (engine/ocr/prepare.ts). */
+/** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
 function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
   const n = f.width * f.height;
   const gray = new Uint8Array(n);
   for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
-  return { ...localContrastPicture({ gray, width: f.width, height: f.height }, !still), rgb: f.rgb };
+  return localContrastPicture({ gray, width: f.width, height: f.height }, !still);
 }
 
 function thumbOf(f: RgbPicture): Float64Array {
@@ -221,14 +221,14 @@ export class TextSampler {
 
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
-    const prepared = ocrPictureOf(frame, still);
-    const read = await this.engine.recognise(prepared);
+    const read = await this.engine.recognise(frame);
+    const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
+    const lines = read ? textLines(read, frame.height, minConfidence) : [];
+    // The ink picture is made only when there are words to measure: most samples hold none.
+    const result = lines.length ? tightened(lines, ocrPictureOf(frame, still), frame) : [];
     this.stats.ocrMs += performance.now() - started;
     this.stats.samples++;
-    if (!read) return [];
-    const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
-    const lines = textLines(read, frame.height, minConfidence);
-    return tightened(lines, prepared, frame);
+    return result;
   }
 
   /** Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice. */
@@ -244,11 +244,11 @@ export class TextSampler {
       const top = Math.max(0, Math.floor(area.y0 - pad));
       const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
       const started = performance.now();
-      const prepared = ocrPictureOf(next, false);
-      const read = await this.engine.recognise(prepared, rectangle);
+      const read = await this.engine.recognise(next, rectangle);
+      const lines = read ? textLines(read, next.height) : [];
+      again = lines.length ? tightened(lines, ocrPictureOf(next, false), null) : [];
       this.stats.ocrMs += performance.now() - started;
       this.stats.confirmations++;
-      again = read ? tightened(textLines(read, next.height), prepared, null) : [];
     }
     for (const line of candidates) {
       const match = matchLine(line, again);

@@ -180,7 +180,7 @@ export interface TextObservation {
   confirmAtSeconds: number | null;
   /** What the confirming sample read (a letter may differ: OCR misreads), null for a still picture. */
   confirmText: string | null;
-  /** Mean Tesseract confidence of the line's words, 0..100. */
+  /** Mean OCR confidence of the line's words, 0..100. */
   confidence: number;
   words: { text: string; confidence: number; box: FrameBox }[];
   /** WCAG contrast of the text against its local background, null when the box was too small to measure. */

@@ -1,7 +1,7 @@
 // `npm run build`, after tsc: bundles the CLI (dist/src/cli.js and what it imports) into dist/cli/, so starting
 // `preflight check` reads a few files instead of hundreds of modules. Each command's code stays in a chunk of its own
-// (the CLI imports it when the command runs). Packages that locate files of their own at run time (tesseract.js starts
-// a worker script, the storage and server packages load WebAssembly and native code) stay ordinary imports of the
+// (the CLI imports it when the command runs). Packages that locate files of their own at run time (onnxruntime-web and
+// the OCR models, the storage and server packages load WebAssembly, models and native code) stay ordinary imports of the
 // installed package; the small pure-JS packages the CLI needs are bundled.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';

@@ -35,12 +35,16 @@ const SENTINELS: Record<string, string> = {
  * says so.
  */
 const KNOWN_MISSES: Record<string, string[]> = {
-  // The low-contrast caption is read in one sample only, so the BLOCK covers that sample, not the caption's span.
-  'captions-low-contrast-16x9': ['text_contrast: span 7.0–7.5 s, expected 0.3–8.7 s ±0.5'],
+  // The three low-contrast captions are read in every sample now, one BLOCK each (1.0–2.5, 4.0–5.5, 7.0–7.5 s): the first
+  // appears at 0.3 s, between the samples at 0 and 1 s, and the last one's BLOCK ends with its last confirmed reading.
+  'captions-low-contrast-16x9': ['text_contrast: span 1.0–7.5 s, expected 0.3–8.7 s ±0.5'],
+  // The 22 px line is read now, and its contrast measured: the 2 px outline is as thick as the strokes, so the ring
+  // around the ink mixes outline and photo (3.14:1) where the eye sees white on black.
+  'thumb-small-text': ['text_contrast: unexpected WATCH 0.0–0.0 s ""tips for sandy coastal gardens" has a contrast of 3.14:1 against its background (normal text needs 4.50:1)"'],
 };
 
-/** Lines of the set's ground truth read in full today (8 of 18); issue 14's target of 90 % is not reached yet. */
-const LINES_READ_AT_LEAST = 8;
+/** Lines of the set's ground truth read in full today: all 18 (PaddleOCR; tesseract.js read 8). */
+const LINES_READ_AT_LEAST = 18;
 
 const entries = CORPUS.filter((e) => e.name in SENTINELS);
 const materials = findMaterials();

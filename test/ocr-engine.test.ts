@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
-import { OcrEngine, ocrEngineName, type OcrPicture } from '../engine/ocr/tesseract.js';
+import { OcrEngine, ocrEngineName, type OcrPicture } from '../engine/ocr/engine.js';
 import { textLines } from '../engine/ocr/words.js';
 import { textVideo } from './helpers/text-media.js';
 
@@ -16,7 +16,7 @@ async function frameOf(file: string, width: number, height: number): Promise<Ocr
 
 describe('OcrEngine', () => {
   it('names the offline model it reads', () => {
-    expect(ocrEngineName()).toMatch(/^tesseract\.js 7\.\d+\.\d+, eng model 4\.0\.0_best_int from @tesseract\.js-data\/eng 1\.0\.0$/);
+    expect(ocrEngineName()).toMatch(/^PaddleOCR PP-OCRv4 \(ch det \+ rec\) from @gutenye\/ocr-models 1\.\d+\.\d+ on onnxruntime-web 1\.\d+\.\d+$/);
   });
 
   it('counts a call that outlives its timeout, drops its worker and reads with a fresh one', async () => {

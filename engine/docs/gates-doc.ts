@@ -2,7 +2,7 @@
 // with its source. The committed file is checked against this output by test/gates-doc.test.ts.
 import { GATES } from '../gates/index.js';
 import { OCR_LONG_SIDE, OCR_STILL_LONG_SIDE, OCR_STREAM_FPS } from '../ocr/sampler.js';
-import { ocrEngineName } from '../ocr/tesseract.js';
+import { ocrEngineName } from '../ocr/engine.js';
 import { LINE_MIN_CONFIDENCE, MIN_TEXT_HEIGHT_PX, STILL_LINE_MIN_CONFIDENCE, WORD_MIN_CONFIDENCE } from '../ocr/words.js';
 import {
   DELIVERY_PROFILES,
@@ -93,10 +93,10 @@ function textInThePicture(): string[] {
       `Samples are read at a fixed rate, one a second, widening so that a programme gets at most 60 + duration/4 of them (one every 3 s for 10 minutes), so a long programme is sampled to its end, ` +
       'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',
     '',
-    'Before OCR each sample becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians; on video also the flat regions nearby, such as a caption\'s backing box), ' +
-      'so white and black text on mid-grey both read, and 48-px tiles that alternate between ink and paper more often than type does (noise, foliage, cellular patterns) are blanked.',
+    'Each sample is read in two steps: a text detector (PP-OCRv4 DB) finds the text lines of the colour picture, and a recogniser reads only the lines found (greedy CTC decoding over Latin letters, digits and punctuation), so a picture without text costs one detection pass. ' +
+      'For the ink of each word (its tight box and contrast) the sample also becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians; on video also the flat regions nearby, such as a caption\'s backing box).',
     '',
-    `A word counts only when Tesseract is at least ${WORD_MIN_CONFIDENCE} % sure of it, it has two or more letters or digits, its box is at least ${MIN_TEXT_HEIGHT_PX} px tall, ` +
+    `A word counts only when the recogniser is at least ${WORD_MIN_CONFIDENCE} % sure of its letters (their mean probability), it has two or more letters or digits, its box is at least ${MIN_TEXT_HEIGHT_PX} px tall, ` +
       'its width per character is that of set type and its letters are in one plausible case pattern; a line needs three letters or digits and an average confidence of ' +
       `${LINE_MIN_CONFIDENCE} % (${STILL_LINE_MIN_CONFIDENCE} % for a still image). On video a line counts only when the next frame of the stream, half a second later, reads it again in the same place: ` +
       'text persists, texture does not. Confirmed readings of the same words in the same place become one line with its time span, box and contrast; a reading that differs by a letter or two joins it only when one of the two was misread (its confirming frame read it differently), so captions that change in place stay apart. ' +

@@ -1,9 +1,9 @@
 // The ink of a read word in the prepared picture (engine/ocr/prepare.ts: text is dark on white there): its tight box,
-// and the WCAG contrast of its pixels against the pixels right around them in the source frame. Tesseract's word
-// boxes carry the halo and leftover outline of the preparation (about 1.6× the glyph height), and a percentile
+// and the WCAG contrast of its pixels against the pixels right around them in the source frame. The detector's line
+// boxes carry a margin around the glyphs (DB's unclip, about 1.6× the glyph height), and a percentile
 // contrast over a padded box measures the photo as much as the type.
 import { contrastRatio, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
-import type { OcrBox, OcrPicture } from './tesseract.js';
+import type { OcrBox, OcrPicture } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */

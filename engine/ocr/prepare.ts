@@ -1,11 +1,11 @@
-// The picture Tesseract reads: each pixel's distance from the local background, dark on white. Tesseract binarises
-// with one global threshold, so white text and black text on a mid-grey background cannot both survive it; measured
+// The ink of the picture OCR reads: each pixel's distance from the local background, dark on white. With one global
+// threshold, white text and black text on a mid-grey background cannot both survive; measured
 // against the local background, text of either polarity becomes dark strokes on white and flat or smooth areas vanish.
 // The background is the median of a neighbourhood of block medians: text is a minority of any neighbourhood, so the
 // median stays on the background even next to big bold titles (a local mean would be pulled up by them and leave a halo).
 // On video, flat regions nearby (a caption's backing box, a panel) are candidate backgrounds too, and each pixel is
 // measured against the closest candidate: text on a half-transparent box reads against the box, not the picture.
-import type { OcrPicture } from './tesseract.js';
+import type { OcrPicture } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** Block side as a share of the long side (16 px at 960); the background window is 9 × 9 blocks, a near region 3 × 3. */
@@ -16,8 +16,8 @@ const NEAR = 1;
 const REACH = 3;
 /** A near region is flat (a backing box, a plain panel) when the middle half of its block medians lies within this. */
 const FLAT_SPREAD = 16;
-/** Differences up to FLOOR code values are background texture and become pure white (Tesseract would otherwise
- * binarise the texture itself); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
+/** Differences up to FLOOR code values are background texture and become pure white (its ink would otherwise be
+ * taken for the words'); beyond it GAIN maps them to darker strokes, full black from 110 code values. */
 const FLOOR = 24;
 const GAIN = 3;
 /** Where the strongest ink nearby is fainter than 110 code values (yellow type on a pale sky), the gain rises so that
@@ -238,7 +238,7 @@ const BOTH_BUSY_TRANSITIONS = 0.3;
 
 /**
  * Whitens tiles whose prepared picture alternates between ink and paper more often than type does (noise, foliage,
- * cellular patterns). Tesseract spends seconds on such tiles and reads nothing true in them; a caption keeps its tiles.
+ * cellular patterns): ink there is not type; a caption keeps its tiles.
  * `bothPolarities` is the picture with ink of both polarities: keeping one polarity of noise halves its alternation
  * without making it type, so a tile is also texture when that picture alternates more than outlined type does.
  */

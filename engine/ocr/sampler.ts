@@ -7,7 +7,7 @@
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
 import { inkContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrPicture } from './tesseract.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -15,7 +15,7 @@ import type { TextObservation, TextSignals } from '../types.js';
 
 /** Frames per second of the OCR stream: a line must stay this long (two frames) to be confirmed. */
 export const OCR_STREAM_FPS = 2;
-/** The OCR picture's long side, px (about 960 px keeps captions legible and Tesseract fast). */
+/** The OCR picture's long side, px (about 960 px keeps captions legible and detection fast). */
 export const OCR_LONG_SIDE = 960;
 /** Still pictures (thumbnails) are read larger: small text is what their gate is about. */
 export const OCR_STILL_LONG_SIDE = 1280;
@@ -51,7 +51,7 @@ interface Frame extends RgbPicture {
   atSeconds: number;
 }
 
-/** The picture OCR reads: BT.709-weighted luma, then distance from the local background (engine/ocr/prepare.ts). */
+/** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
 function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
   const n = f.width * f.height;
   const gray = new Uint8Array(n);
@@ -86,41 +86,21 @@ interface ReadLine extends TextLine {
   contrast: ContrastMeasure | null;
 }
 
+/** The detector's map fades at the picture's edges: the ink of a line's end words is looked for this share of the
+ * line's height beyond their boxes, so that a line cut by the frame edge reaches it. */
+const END_REACH = 0.5;
+
 function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | null): ReadLine[] {
   return lines.map((line) => {
-    const words = line.words.map((w) => ({ ...w, box: tightBox(prepared, w.box) }));
+    const reach = Math.round(boxHeight(line.box) * END_REACH);
+    const last = line.words.length - 1;
+    const words = line.words.map((w, i) => {
+      const around = { ...w.box, x0: i === 0 ? w.box.x0 - reach : w.box.x0, x1: i === last ? w.box.x1 + reach : w.box.x1 };
+      return { ...w, box: tightBox(prepared, around) };
+    });
     const box = unionBox(words.map((w) => w.box));
     return { ...line, words, box, contrast: frame ? inkContrast(frame, prepared, box) : null };
   });
-}
-
-/** The prepared picture at half size (means of 2 × 2 pixels). */
-function halved(p: OcrPicture): OcrPicture {
-  const [w, h] = [p.width >> 1, p.height >> 1];
-  const gray = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = 2 * y * p.width + 2 * x;
-      gray[y * w + x] = (p.gray[i] + p.gray[i + 1] + p.gray[i + p.width] + p.gray[i + p.width + 1]) >> 2;
-    }
-  }
-  return { gray, width: w, height: h };
-}
-
-const scaledBox = (b: OcrBox, k: number): OcrBox => ({ x0: b.x0 * k, y0: b.y0 * k, x1: b.x1 * k, y1: b.y1 * k });
-const scaledLine = (l: OcrLine, k: number): OcrLine => ({ box: scaledBox(l.box, k), words: l.words.map((w) => ({ ...w, box: scaledBox(w.box, k) })) });
-
-/** Lines of two readings of one picture: where they overlap, the reading with more letters read surely wins. */
-function surest(a: TextLine[], b: TextLine[]): TextLine[] {
-  const weight = (l: TextLine) => l.text.replace(/\s/g, '').length * l.confidence;
-  const overlaps = (x: TextLine, y: TextLine) => {
-    const w = Math.min(x.box.x1, y.box.x1) - Math.max(x.box.x0, y.box.x0);
-    const h = Math.min(x.box.y1, y.box.y1) - Math.max(x.box.y0, y.box.y0);
-    return w > 0 && h > 0 && w * h >= 0.3 * Math.min((x.box.x1 - x.box.x0) * (x.box.y1 - x.box.y0), (y.box.x1 - y.box.x0) * (y.box.y1 - y.box.y0));
-  };
-  const keepA = a.filter((x) => !b.some((y) => overlaps(x, y) && weight(y) > weight(x)));
-  const keepB = b.filter((y) => !a.some((x) => overlaps(x, y) && weight(x) >= weight(y)));
-  return [...keepA, ...keepB].sort((x, y) => x.box.y0 - y.box.y0 || x.box.x0 - y.box.x0);
 }
 
 const center = (b: OcrBox) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
@@ -241,21 +221,14 @@ export class TextSampler {
 
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
-    const prepared = ocrPictureOf(frame, still);
-    const read = await this.engine.recognise(prepared);
+    const read = await this.engine.recognise(frame);
+    const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
+    const lines = read ? textLines(read, frame.height, minConfidence) : [];
+    // The ink picture is made only when there are words to measure: most samples hold none.
+    const result = lines.length ? tightened(lines, ocrPictureOf(frame, still), frame) : [];
     this.stats.ocrMs += performance.now() - started;
     this.stats.samples++;
-    if (!read) return [];
-    const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
-    let lines = textLines(read, frame.height, minConfidence);
-    if (still) {
-      // Tesseract reads type best at a cap height of a few dozen pixels: a big thumbnail title is read again at half size.
-      const started2 = performance.now();
-      const half = await this.engine.recognise(halved(prepared));
-      this.stats.ocrMs += performance.now() - started2;
-      if (half) lines = surest(lines, textLines(half.map((l) => scaledLine(l, 2)), frame.height, minConfidence));
-    }
-    return tightened(lines, prepared, frame);
+    return result;
   }
 
   /** Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice. */
@@ -271,11 +244,11 @@ export class TextSampler {
       const top = Math.max(0, Math.floor(area.y0 - pad));
       const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
       const started = performance.now();
-      const prepared = ocrPictureOf(next, false);
-      const read = await this.engine.recognise(prepared, rectangle);
+      const read = await this.engine.recognise(next, rectangle);
+      const lines = read ? textLines(read, next.height) : [];
+      again = lines.length ? tightened(lines, ocrPictureOf(next, false), null) : [];
       this.stats.ocrMs += performance.now() - started;
       this.stats.confirmations++;
-      again = read ? tightened(textLines(read, next.height), prepared, null) : [];
     }
     for (const line of candidates) {
       const match = matchLine(line, again);

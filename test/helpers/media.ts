@@ -1,4 +1,5 @@
 // Generates test media with the bundled ffmpeg and caches it under .cache/media (git-ignored).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,4 +46,15 @@ export async function renderPcm(lavfi: string, channels: number, sampleRate = 48
   const planar = Array.from({ length: channels }, () => new Float32Array(frames));
   for (let i = 0; i < frames; i++) for (let c = 0; c < channels; c++) planar[c][i] = interleaved[i * channels + c];
   return planar;
+}
+
+/** Narration spoken by espeak-ng (`espeak`, its path), cached like the ffmpeg fixtures; its pauses are the natural ones. */
+export function speechWavWith(espeak: string, text: string): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const out = join(CACHE_DIR, `speech-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.wav`);
+  if (existsSync(out)) return out;
+  const tmp = `${out}.${process.pid}.part.wav`;
+  execFileSync(espeak, ['-w', tmp, text]);
+  renameSync(tmp, out);
+  return out;
 }

@@ -19,6 +19,27 @@ describe('OcrEngine', () => {
     expect(ocrEngineName()).toMatch(/^PaddleOCR PP-OCRv4 \(ch det \+ rec\) from @gutenye\/ocr-models 1\.\d+\.\d+ on onnxruntime-web 1\.\d+\.\d+$/);
   });
 
+  it('answers a picture it has read before from its memo: the same lines, no second inference', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const picture = await frameOf(file, 960, 540);
+    const engine = new OcrEngine();
+    try {
+      const first = await engine.recognise(picture);
+      expect(engine.memoHits).toEqual({ maps: 0, lines: 0 });
+      const again = await engine.recognise({ ...picture, gray: picture.gray.slice() });
+      // The detection map and the one line found.
+      expect(engine.memoHits).toEqual({ maps: 1, lines: 1 });
+      expect(again).toEqual(first);
+      // Another picture is detected afresh.
+      const touched = picture.gray.slice();
+      touched.fill(0, 0, picture.width * 40);
+      await engine.recognise({ ...picture, gray: touched });
+      expect(engine.memoHits.maps).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('counts a call that outlives its timeout, drops its worker and reads with a fresh one', async () => {
     const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
     const picture = await frameOf(file, 960, 540);

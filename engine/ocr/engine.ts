@@ -6,6 +6,7 @@ import { detectedBoxes, detectionInput } from './paddle/detect.js';
 import { modelFiles, runtimeUrl } from './paddle/models.js';
 import { alphabetOf, decodeLine, recognitionInput, type Alphabet } from './paddle/recognise.js';
 import type { ColourPicture } from './paddle/tensor.js';
+import { ModelMemo } from './paddle/memo.js';
 import { InferenceWorker } from './paddle/worker.js';
 
 export { ocrEngineName } from './paddle/models.js';
@@ -87,6 +88,8 @@ function retire(live: LiveWorker): Promise<void> {
 export class OcrEngine {
   private worker: LiveWorker | null = null;
   private closed = false;
+  /** Answers to inputs read before in this engine's life (one check). */
+  private readonly memo = new ModelMemo();
   timeouts = 0;
 
   constructor(private readonly callTimeoutMs = OCR_CALL_TIMEOUT_MS) {}
@@ -114,7 +117,7 @@ export class OcrEngine {
     });
     // A call the engine gave up on (timed out, or closed under it) rejects later: it is caught here so that it never
     // surfaces as an unhandled rejection.
-    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour).catch((err: unknown) => ({ failed: err }));
+    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo).catch((err: unknown) => ({ failed: err }));
     const result = await Promise.race([call, timeout, live.gone]);
     clearTimeout(timer);
     if (result === 'gone') return null;
@@ -135,6 +138,11 @@ export class OcrEngine {
     return result.map((l) => ({ ...l, box: shift(l.box), words: l.words.map((w) => ({ ...w, box: shift(w.box) })) }));
   }
 
+  /** Model calls answered from the memo instead of run again. */
+  get memoHits(): { maps: number; lines: number } {
+    return { ...this.memo.hits };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const live = this.worker;
@@ -150,19 +158,31 @@ const MIN_LINE_BOX_HEIGHT_PX = 9;
 const mayHoldWords = (b: OcrBox) => b.y1 - b.y0 >= MIN_LINE_BOX_HEIGHT_PX && b.x1 - b.x0 >= b.y1 - b.y0;
 
 /** Detection, then recognition of each line found, one model call at a time. */
-async function readPicture(live: LiveWorker, picture: ColourPicture): Promise<OcrLine[]> {
+async function readPicture(live: LiveWorker, picture: ColourPicture, memo: ModelMemo): Promise<OcrLine[]> {
   const run: InferenceWorker['run'] = (model, input) => {
     if (live.retired) return Promise.reject(new Error('OCR worker retired'));
     return live.worker.run(model, input);
   };
-  const map = await run('detection', detectionInput(picture));
+  const input = detectionInput(picture);
+  const mapKey = ModelMemo.keyOf(input);
+  let map = memo.map(mapKey);
+  if (!map) {
+    map = await run('detection', input);
+    memo.keepMap(mapKey, map);
+  }
   const [mapHeight, mapWidth] = map.dims.slice(-2);
   const lines: OcrLine[] = [];
   for (const box of detectedBoxes(map.data, mapWidth, mapHeight, picture.width, picture.height)) {
     if (!mayHoldWords(box)) continue;
     const { tensor, width } = recognitionInput(picture, box);
-    const out = await run('recognition', tensor);
-    const { words } = decodeLine(out.data, out.dims[1], live.alphabet, box, width);
+    // The same pixels at the same place read the same words.
+    const lineKey = ModelMemo.keyOf(tensor, box.x0, box.y0, box.x1, box.y1, width);
+    let words = memo.line<OcrWord[]>(lineKey);
+    if (!words) {
+      const out = await run('recognition', tensor);
+      words = decodeLine(out.data, out.dims[1], live.alphabet, box, width).words;
+      memo.keepLine(lineKey, words);
+    }
     lines.push({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words, detectionScore: box.score });
   }
   return joinedLines(lines);

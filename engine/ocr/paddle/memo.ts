@@ -1,0 +1,51 @@
+// What the models answered for inputs they have already read in this check. The models are deterministic, so an
+// identical input (a line of a screen recording or a held slide that did not change between samples) gets the stored
+// answer instead of a second inference: the same results, at the cost of hashing the input.
+import { createHash } from 'node:crypto';
+import type { FloatTensor } from './tensor.js';
+
+/** Detection maps are a frame's size (2 MB at 960×544): a few. Recognised lines are a few words each. */
+const MAPS = 4;
+const LINES = 1024;
+
+export class ModelMemo {
+  private readonly maps = new Map<string, FloatTensor>();
+  private readonly lines = new Map<string, unknown>();
+  /** Answers given from the memo: detection maps and line readings. */
+  readonly hits = { maps: 0, lines: 0 };
+
+  static keyOf(input: FloatTensor, ...context: number[]): string {
+    const bytes = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
+    return `${[...input.dims, ...context].join(',')}:${createHash('sha256').update(bytes).digest('base64')}`;
+  }
+
+  /** A copy of the stored detection map (callers may hand it on as a transferable), or null. */
+  map(key: string): FloatTensor | null {
+    const found = this.maps.get(key);
+    if (!found) return null;
+    this.hits.maps++;
+    return { data: found.data.slice(), dims: found.dims };
+  }
+
+  keepMap(key: string, map: FloatTensor): void {
+    keep(this.maps, key, { data: map.data.slice(), dims: map.dims }, MAPS);
+  }
+
+  /** A copy of a stored line reading, or null. */
+  line<T>(key: string): T | null {
+    if (!this.lines.has(key)) return null;
+    this.hits.lines++;
+    return structuredClone(this.lines.get(key)) as T;
+  }
+
+  keepLine(key: string, reading: unknown): void {
+    keep(this.lines, key, structuredClone(reading), LINES);
+  }
+}
+
+function keep<T>(map: Map<string, T>, key: string, value: T, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  // Oldest first: a Map keeps insertion order.
+  while (map.size > limit) map.delete(map.keys().next().value!);
+}

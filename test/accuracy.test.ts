@@ -11,21 +11,19 @@ import { recallByStyle } from '../bench/accuracy/match.js';
 import { checkEntry, type FileResult } from '../bench/accuracy/run.js';
 
 /** Each with why it is here: a clean control the gates once flagged, or a defect they must find. */
+// Defects with a test of their own on generated media (a freeze inside a pan, a looped sequence and blurred fill in
+// visual-gates, clipping through an AAC decode in audio-accuracy) are left to those tests and to the bench's corpus.
 const SENTINELS: Record<string, string> = {
   'static-sway-16x9': 'clean: small motion in a static shot was a loop_freeze BLOCK',
   'screen-recording-16x9': 'clean: typing and a moving cursor was a "still for the whole file" WATCH',
   'slideshow-held-16x9': 'clean: held slides between cuts were freezes',
-  'freeze-in-pan-16x9': 'defect: an exact repeat inside a pan',
-  'loop-sequence-16x9': 'defect: a looped sequence, BLOCK',
   'thumb-none-wood': 'clean: a soft-focus photo was 62 % padding, BLOCK',
-  'blurred-fill-16x9': 'defect: blurred pillarbox fill',
   'captions-outlined-16x9': 'clean: outlined captions over a photo (OCR recall)',
   'captions-plain-2line-16x9': 'clean: two lines of one caption "overlapped"',
   'captions-low-contrast-16x9': 'defect: a low-contrast caption, text_contrast BLOCK',
   'thumb-title-storm': 'clean: a bold thumbnail title that read nothing',
   'thumb-small-text': 'defect: small thumbnail text, thumbnail_text_readability BLOCK',
   'music-only': 'clean: music judged as a podcast',
-  'clipping-podcast-aac': 'defect: AAC clipped throughout',
   'sync-clapper-16x9': 'clean: clapper cuts in sync',
   'sync-clapper-late300': 'defect: audio 300 ms late against clapper cuts',
 };

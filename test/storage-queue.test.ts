@@ -45,7 +45,9 @@ describeEachEngine('queue', (engine: Engine) => {
 
   it('keeps one waiting job per key, and a handler holds its slot for as long as it runs', async () => {
     const queue = await startQueue({ leaseSeconds: 1 });
-    expect(await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_once' }, 'job_once')).toBeTruthy();
+    const onceId = await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_once' }, 'job_once');
+    expect(onceId).toEqual(expect.any(String));
+    expect((await queue.boss.getJobById(QUEUES.qcJob, onceId!))?.data).toEqual({ jobId: 'job_once' });
     expect(await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_once' }, 'job_once')).toBeNull();
     await queue.sendOnce(QUEUES.qcJob, { jobId: 'job_other' }, 'job_other');
     // One slot, and a first job that runs past its queue expiry (1 s): the second waits for the slot all the same.

@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
-import { OcrEngine, ocrEngineName, type OcrPicture } from '../engine/ocr/engine.js';
+import { OcrEngine, ocrEngineName, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
 import { textLines } from '../engine/ocr/words.js';
 import { textVideo } from './helpers/text-media.js';
 
@@ -37,6 +37,29 @@ describe('OcrEngine', () => {
       expect(engine.memoHits.maps).toBe(1);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('hands the worker of an ended check, models loaded, to the next check, and never a worker closed mid-call', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const picture = await frameOf(file, 960, 540);
+    const first = new OcrEngine();
+    const read = await first.recognise(picture);
+    await first.close();
+    const started = ocrWorkersStarted();
+    const second = new OcrEngine();
+    expect(await second.recognise(picture)).toEqual(read);
+    expect(ocrWorkersStarted()).toBe(started);
+    // Closed with a call still in its worker: that worker is ended, the next check starts its own.
+    const pending = second.recognise({ ...picture, gray: picture.gray.map((v) => 255 - v) });
+    await second.close();
+    expect(await pending).toBeNull();
+    const third = new OcrEngine();
+    try {
+      expect(await third.recognise(picture)).toEqual(read);
+      expect(ocrWorkersStarted()).toBe(started + 1);
+    } finally {
+      await third.close();
     }
   });
 

@@ -84,10 +84,50 @@ function retire(live: LiveWorker): Promise<void> {
   return live.worker.terminate();
 }
 
-/** One inference worker, created on first use; a call that times out replaces the worker. */
+/** How long a worker whose check ended waits for the next check in the same process before it is ended. */
+const IDLE_WORKER_MS = 30_000;
+/** Idle workers kept at most: one per check a process runs at once, on two cores. */
+const MAX_IDLE_WORKERS = 2;
+
+/** Loading the two models costs about a second: a process reuses a worker whose check ended for its next check. */
+const idleWorkers: { live: LiveWorker; timer: NodeJS.Timeout }[] = [];
+let workersStarted = 0;
+
+/** Workers this process has started (each loaded the models once). */
+export const ocrWorkersStarted = (): number => workersStarted;
+
+function borrowIdle(): LiveWorker | null {
+  while (idleWorkers.length) {
+    const { live, timer } = idleWorkers.pop()!;
+    clearTimeout(timer);
+    if (live.worker.usable) {
+      live.worker.keepAlive(true);
+      return live;
+    }
+    void retire(live);
+  }
+  return null;
+}
+
+function giveBack(live: LiveWorker): Promise<void> {
+  if (live.retired || live.worker.busy || !live.worker.usable || idleWorkers.length >= MAX_IDLE_WORKERS) return retire(live);
+  live.worker.keepAlive(false);
+  const timer = setTimeout(() => {
+    const at = idleWorkers.findIndex((w) => w.live === live);
+    if (at >= 0) idleWorkers.splice(at, 1);
+    void retire(live);
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  idleWorkers.push({ live, timer });
+  return Promise.resolve();
+}
+
+/** One inference worker, borrowed on first use; a call that times out replaces the worker. */
 export class OcrEngine {
   private worker: LiveWorker | null = null;
   private closed = false;
+  /** Calls not yet answered: a worker closed under them is ended rather than handed to the next check. */
+  private inFlight = 0;
   /** Answers to inputs read before in this engine's life (one check). */
   private readonly memo = new ModelMemo();
   timeouts = 0;
@@ -97,8 +137,11 @@ export class OcrEngine {
   private start(): LiveWorker {
     if (this.closed) throw new Error('OCR engine closed');
     if (!this.worker) {
+      this.worker = borrowIdle();
+      if (this.worker) return this.worker;
       // Loaded with the first picture to read, not with the engine: a check without OCR never pays for it.
       const files = modelFiles();
+      workersStarted++;
       let leave = () => {};
       const gone = new Promise<'gone'>((resolve) => (leave = () => resolve('gone')));
       this.worker = { worker: new InferenceWorker(files, runtimeUrl()), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
@@ -117,7 +160,10 @@ export class OcrEngine {
     });
     // A call the engine gave up on (timed out, or closed under it) rejects later: it is caught here so that it never
     // surfaces as an unhandled rejection.
-    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo).catch((err: unknown) => ({ failed: err }));
+    this.inFlight++;
+    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo)
+      .catch((err: unknown) => ({ failed: err }))
+      .finally(() => this.inFlight--);
     const result = await Promise.race([call, timeout, live.gone]);
     clearTimeout(timer);
     if (result === 'gone') return null;
@@ -147,7 +193,9 @@ export class OcrEngine {
     this.closed = true;
     const live = this.worker;
     this.worker = null;
-    if (live) await retire(live);
+    if (!live) return;
+    if (this.inFlight > 0) await retire(live);
+    else await giveBack(live);
   }
 }
 

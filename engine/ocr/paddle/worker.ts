@@ -90,6 +90,21 @@ export class InferenceWorker {
     });
   }
 
+  /** Calls posted and not yet answered. */
+  get busy(): boolean {
+    return this.calls.size > 0;
+  }
+
+  /** Whether the thread keeps the process alive: while a check uses it, not while it waits idle for the next. */
+  keepAlive(on: boolean): void {
+    if (on) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  get usable(): boolean {
+    return this.ended === null;
+  }
+
   async terminate(): Promise<void> {
     await this.worker.terminate().catch(() => undefined);
   }

@@ -118,7 +118,9 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
     if (wantText) {
       const still = media.kind === 'image';
       const size = ocrPictureSize(v.displayWidth || v.width, v.displayHeight || v.height, still);
-      const rate = still ? '' : `fps=${OCR_STREAM_FPS},`;
+      // round=up: stream frame i is the source frame showing at i / fps (the default takes the last one within a
+      // quarter second after it, which dated every reading late).
+      const rate = still ? '' : `fps=${OCR_STREAM_FPS}:round=up,`;
       graphs.push(`${input('vo0')}${rate}scale=${size.width}:${size.height}:flags=area,format=rgb24[vo]`);
       maps.push('-map', '[vo]', ...PIPE_OUTPUT, '-f', 'rawvideo', `pipe:${fd}`);
       text = { fd: fd++, ...size, fps: still ? 0 : OCR_STREAM_FPS };

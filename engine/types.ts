@@ -175,13 +175,16 @@ export interface TextObservation {
   text: string;
   /** Line box, fractions of the frame. */
   box: FrameBox;
-  /** The same line in the confirming sample (half a second later), null for a still picture. */
+  /** The same line in the confirming sample (half a second later), null for a still picture, or for a line that
+   * persisted from the previous sample and was gone by this sample's confirming frame. */
   confirmBox: FrameBox | null;
   confirmAtSeconds: number | null;
   /** What the confirming sample read (a letter may differ: OCR misreads), null for a still picture. */
   confirmText: string | null;
   /** Mean OCR confidence of the line's words, 0..100. */
   confidence: number;
+  /** The stream frame before this sample already showed the line (its start lies there or before). */
+  seenFromSeconds?: number;
   words: { text: string; confidence: number; box: FrameBox }[];
   /** WCAG contrast of the text against its local background, null when the box was too small to measure. */
   contrast: { ratio: number; lighterLuminance: number; darkerLuminance: number; textIsLighter: boolean } | null;
@@ -212,6 +215,8 @@ export interface TextSignals {
   changeSamples: number;
   /** Crop OCR calls confirming the candidates of a sample on the next frame. */
   confirmations: number;
+  /** Crop OCR calls on the frame before a sample, looking for lines that sample was the first to read (their start). */
+  startSearches: number;
   /** Candidate lines a confirming sample did not read again (noise, flashes). */
   unconfirmedLines: number;
   timeouts: number;

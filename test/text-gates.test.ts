@@ -35,6 +35,22 @@ describe('reading text in the picture', () => {
     expect(m.confirmations as number).toBeGreaterThanOrEqual(4);
   });
 
+  it('dates each line to within half a second of when it appears and goes, between samples one second apart', async () => {
+    const file = await textVideo('ocr-caption-timing', HD, 8, [
+      caption('Welcome to the show', { enable: 'between(t,2.3,5.2)' }),
+      caption('Morning edition', { y: '120', enable: 'between(t,1,2.6)' }),
+    ]);
+    const r = await check(file, 'text_contrast');
+    const m = gate(r, 'text_contrast').measurements;
+    const read = m.textRead as { text: string; start: number; end: number }[];
+    // Appears between samples 2 and 3: seen on the frame before sample 3. Goes between sample 5 and its confirming
+    // frame: kept because sample 4 read and confirmed it, so it ends with that frame.
+    expect(read.find((t) => t.text === 'Welcome to the show')).toMatchObject({ start: 2.5, end: 5.5 });
+    // Appears on a sample (its frame before has nothing) and goes after the confirming frame of sample 2.
+    expect(read.find((t) => t.text === 'Morning edition')).toMatchObject({ start: 1, end: 2.5 });
+    expect(m.startSearches as number).toBeGreaterThanOrEqual(1);
+  });
+
   it('gives the same flags on repeated runs (determinism)', async () => {
     const file = await textVideo('ocr-lowcontrast', 'color=c=0xaaaaaa:s=1280x720:r=25', 5, [caption('Limited offer today', { size: 26 })]);
     const [a, b] = [await check(file), await check(file)];
@@ -130,7 +146,8 @@ describe('text_crop_jitter (read text)', () => {
   });
 
   it('watches text that jumps back and forth between neighbouring frames, not text in a steady crawl', async () => {
-    const jitter = await textVideo('ocr-jitter', HD, 5, [{ text: 'Stay tuned for more', size: 44, color: 'white', x: '300+24*mod(floor(t*2)\\,2)', y: '400' }]);
+    // The text jumps at a quarter past and a quarter to each second: between every sample and its confirming frame.
+    const jitter = await textVideo('ocr-jitter', HD, 5, [{ text: 'Stay tuned for more', size: 44, color: 'white', x: '300+24*mod(floor(t*2+0.5)\\,2)', y: '400' }]);
     const [f] = flagsOf(await check(jitter, 'text_crop_jitter'), 'text_crop_jitter');
     expect(f).toMatchObject({ severity: 'WATCH', evidence: { text: 'Stay tuned for more' }, repair: { action: 'align_text' } });
     expect(f.evidence.largestShiftFraction as number).toBeGreaterThan(0.012);
@@ -235,6 +252,7 @@ describe('text_overlap (read text)', () => {
     samples: 3,
     changeSamples: 0,
     confirmations: 3,
+    startSearches: 0,
     unconfirmedLines: 0,
     timeouts: 0,
     ocrMs: 0,

@@ -99,8 +99,8 @@ function textInThePicture(): string[] {
     `A word counts only when the recogniser is at least ${WORD_MIN_CONFIDENCE} % sure of its letters (their mean probability), it has two or more letters or digits, its box is at least ${MIN_TEXT_HEIGHT_PX} px tall, ` +
       'its width per character is that of set type and its letters are in one plausible case pattern; a line needs three letters or digits and an average confidence of ' +
       `${LINE_MIN_CONFIDENCE} % (${STILL_LINE_MIN_CONFIDENCE} % for a still image). On video a line counts only when the next frame of the stream, half a second later, reads it again in the same place: ` +
-      'text persists, texture does not. Confirmed readings of the same words in the same place become one line with its time span, box and contrast; a reading that differs by a letter or two joins it only when one of the two was misread (its confirming frame read it differently), so captions that change in place stay apart. ' +
-      'The measurements of every text gate report what was read: samples, change samples, confirmations, unconfirmed lines and OCR timeouts.',
+      'text persists, texture does not. Confirmed readings of the same words in the same place become one line with its time span, box and contrast; a reading that differs by a letter or two joins it only when one of the two was misread (its confirming frame read it differently), so captions that change in place stay apart. A line the previous sample read and confirmed counts without a second reading (it persisted, and ended before the confirming frame), and a line the previous sample did not show is looked for on the stream frame before the sample that first read it, so a line\'s start and end are known to within half a second rather than a whole sample interval. ' +
+      'The measurements of every text gate report what was read: samples, change samples, confirmations, start searches, unconfirmed lines and OCR timeouts.',
     '',
   ];
 }

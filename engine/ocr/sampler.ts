@@ -129,6 +129,18 @@ export interface TextSamplerOptions {
   startSeconds: number;
 }
 
+/** A sampled frame whose lines await confirmation on the next stream frame. */
+interface Sampled {
+  frame: Frame;
+  lines: Promise<ReadLine[]>;
+  /** The stream frame before it, when that frame was not read: new lines are looked for there too. */
+  before: Frame | null;
+  /** The previous sample. */
+  prior: Sampled | null;
+  /** Its lines the next frame read again, once its confirmation has run. */
+  confirmed: ReadLine[];
+}
+
 export class TextSampler {
   private readonly engine = new OcrEngine();
   private readonly intervalFrames: number;
@@ -139,13 +151,17 @@ export class TextSampler {
   private changeInWindow = false;
   private sampledThumb: Float64Array | null = null;
   /** Lines read on the previous stream frame when it was sampled, awaiting confirmation on this one. */
-  private pending: { frame: Frame; lines: Promise<ReadLine[]> } | null = null;
+  private pending: Sampled | null = null;
+  /** The last stream frame, and whether it was sampled: the frame before a sample, where new lines may already show. */
+  private previous: { frame: Frame; sampled: boolean } | null = null;
+  /** The last sample, which tells new lines from lines already on screen. */
+  private lastSample: Sampled | null = null;
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
   private idle: (() => void)[] = [];
   private failure: unknown = null;
   private readonly observations: TextObservation[] = [];
-  private stats = { samples: 0, changeSamples: 0, confirmations: 0, unconfirmedLines: 0, ocrMs: 0 };
+  private stats = { samples: 0, changeSamples: 0, confirmations: 0, startSearches: 0, unconfirmedLines: 0, ocrMs: 0 };
 
   constructor(private readonly opts: TextSamplerOptions) {
     const still = opts.fps <= 0;
@@ -172,19 +188,24 @@ export class TextSampler {
     this.pending = null;
     const sample = this.shouldSample(frame);
     let lines: Promise<ReadLine[]> | null = null;
-    if (sample && still) {
+    if (sample === 'fixed' && still) {
       this.enqueue(async () => (await this.readWhole(frame, true)).forEach((line) => this.observe(frame, line, null, null)));
     } else if (sample) {
       lines = this.enqueue(() => this.readWhole(frame, false));
-      this.pending = { frame, lines };
+      // A change sample is the first frame that changed: the frame before it cannot show its new lines.
+      const before = sample === 'fixed' && this.previous && !this.previous.sampled ? this.previous.frame : null;
+      this.pending = { frame, lines, before, prior: this.lastSample, confirmed: [] };
+      this.lastSample = this.pending;
     }
-    if (pending) this.enqueue(() => this.confirm(pending.frame, pending.lines, frame, lines));
+    this.previous = { frame, sampled: sample !== false };
+    if (pending) this.enqueue(() => this.confirm(pending, frame, lines));
   }
 
-  private shouldSample(frame: Frame): boolean {
-    if (this.opts.fps <= 0) return frame.index === 0;
+  private shouldSample(frame: Frame): 'fixed' | 'change' | false {
+    if (this.opts.fps <= 0) return frame.index === 0 ? 'fixed' : false;
     const i = frame.index;
     const thumb = thumbOf(frame);
+    let kind: 'fixed' | 'change' = 'fixed';
     if (i - this.lastFixed >= this.intervalFrames) {
       this.lastFixed = i;
       this.changeInWindow = false;
@@ -193,10 +214,11 @@ export class TextSampler {
       if (!changed || this.changeInWindow || i - this.lastSampled < this.minChangeGap) return false;
       this.changeInWindow = true;
       this.stats.changeSamples++;
+      kind = 'change';
     }
     this.lastSampled = i;
     this.sampledThumb = thumb;
-    return true;
+    return kind;
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
@@ -231,30 +253,67 @@ export class TextSampler {
     return result;
   }
 
-  /** Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice. */
-  private async confirm(frame: Frame, candidatesP: Promise<ReadLine[]>, next: Frame, nextWhole: Promise<ReadLine[]> | null): Promise<void> {
-    const candidates = await candidatesP;
+  /** Reads `frame` around `lines` (a crop: the lines may have moved by a few line heights). */
+  private async readAround(frame: Frame, lines: TextLine[]): Promise<TextLine[]> {
+    const area = unionBox(lines.map((c) => c.box));
+    const pad = Math.max(...lines.map((c) => boxHeight(c.box))) * CONFIRM_MAX_SHIFT_HEIGHTS;
+    const left = Math.max(0, Math.floor(area.x0 - pad * 2));
+    const top = Math.max(0, Math.floor(area.y0 - pad));
+    const rectangle = { left, top, width: Math.min(frame.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(frame.height, Math.ceil(area.y1 + pad)) - top };
+    const started = performance.now();
+    const read = await this.engine.recognise(frame, rectangle);
+    const found = read ? textLines(read, frame.height) : [];
+    const result = found.length ? tightened(found, ocrPictureOf(frame, false), null) : [];
+    this.stats.ocrMs += performance.now() - started;
+    return result;
+  }
+
+  private async confirm(sampled: Sampled, next: Frame, nextWhole: Promise<ReadLine[]> | null): Promise<void> {
+    try {
+      await this.confirmAndDate(sampled, next, nextWhole);
+    } finally {
+      // Only the previous sample is ever looked at: older ones, and their frames, are let go.
+      sampled.prior = null;
+      sampled.before = null;
+    }
+  }
+
+  /**
+   * Reads the next frame where the candidates were (or reuses its own whole reading) and keeps the lines read twice.
+   * A line the previous sample read and confirmed is kept without a second reading: it persisted, and its end lies
+   * between this sample and the next frame. Lines the previous sample did not show are looked for on the frame before
+   * this sample too. Either way a line's start and end are known to half a sample interval rather than a whole one.
+   */
+  private async confirmAndDate(sampled: Sampled, next: Frame, nextWhole: Promise<ReadLine[]> | null): Promise<void> {
+    const { frame } = sampled;
+    const candidates = await sampled.lines;
     if (candidates.length === 0) return;
     let again: TextLine[];
     if (nextWhole) again = await nextWhole;
     else {
-      const area = unionBox(candidates.map((c) => c.box));
-      const pad = Math.max(...candidates.map((c) => boxHeight(c.box))) * CONFIRM_MAX_SHIFT_HEIGHTS;
-      const left = Math.max(0, Math.floor(area.x0 - pad * 2));
-      const top = Math.max(0, Math.floor(area.y0 - pad));
-      const rectangle = { left, top, width: Math.min(next.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(next.height, Math.ceil(area.y1 + pad)) - top };
-      const started = performance.now();
-      const read = await this.engine.recognise(next, rectangle);
-      const lines = read ? textLines(read, next.height) : [];
-      again = lines.length ? tightened(lines, ocrPictureOf(next, false), null) : [];
-      this.stats.ocrMs += performance.now() - started;
+      again = await this.readAround(next, candidates);
       this.stats.confirmations++;
     }
+    const confirmed = sampled.confirmed;
+    const confirmedAt = new Map<TextObservation, ReadLine>();
+    const persisting = sampled.prior?.confirmed ?? [];
     for (const line of candidates) {
       const match = matchLine(line, again);
-      if (match) this.observe(frame, line, next, match);
+      if (match) {
+        confirmedAt.set(this.observe(frame, line, next, match), line);
+        confirmed.push(line);
+      } else if (matchLine(line, persisting)) this.observe(frame, line, null, null);
       else this.stats.unconfirmedLines++;
     }
+    if (!sampled.before || confirmed.length === 0) return;
+    const prior = sampled.prior ? await sampled.prior.lines : [];
+    const fresh = confirmed.filter((line) => matchLine(line, prior) === null);
+    if (fresh.length === 0) return;
+    const earlier = await this.readAround(sampled.before, fresh);
+    this.stats.startSearches++;
+    const seenBefore = new Set(fresh.filter((line) => matchLine(line, earlier) !== null));
+    // An earlier sighting dates the line and nothing else: where it was and how it looked come from the sample.
+    for (const [o, line] of confirmedAt) if (seenBefore.has(line)) o.seenFromSeconds = sampled.before.atSeconds;
   }
 
   private frameBox(b: OcrBox): FrameBox {
@@ -262,8 +321,8 @@ export class TextSampler {
     return { x: b.x0 / width, y: b.y0 / height, w: (b.x1 - b.x0) / width, h: (b.y1 - b.y0) / height };
   }
 
-  private observe(frame: Frame, line: ReadLine, next: Frame | null, match: TextLine | null): void {
-    this.observations.push({
+  private observe(frame: Frame, line: ReadLine, next: Frame | null, match: TextLine | null): TextObservation {
+    const observation: TextObservation = {
       atSeconds: frame.atSeconds,
       text: line.text,
       box: this.frameBox(line.box),
@@ -273,7 +332,9 @@ export class TextSampler {
       confidence: line.confidence,
       words: line.words.map((w) => ({ text: w.text.trim(), confidence: w.confidence, box: this.frameBox(w.box) })),
       contrast: line.contrast,
-    });
+    };
+    this.observations.push(observation);
+    return observation;
   }
 
   /** Waits for the last OCR calls, closes the worker and returns what was read. */
@@ -281,7 +342,13 @@ export class TextSampler {
     const last = this.pending;
     this.pending = null;
     await this.chain;
-    if (last && !this.failure) this.stats.unconfirmedLines += (await last.lines).length;
+    if (last && !this.failure) {
+      // The last sample has no next frame: its lines that persisted from the sample before are kept.
+      for (const line of await last.lines) {
+        if (matchLine(line, last.prior?.confirmed ?? [])) this.observe(last.frame, line, null, null);
+        else this.stats.unconfirmedLines++;
+      }
+    }
     const timeouts = this.engine.timeouts;
     await this.engine.close();
     if (this.failure) throw this.failure;

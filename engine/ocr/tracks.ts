@@ -53,7 +53,7 @@ export function buildTracks(observations: TextObservation[], maxGapSeconds: numb
   }
   return groups.map((g) => ({
     text: representativeText(g),
-    start: g[0].atSeconds,
+    start: g[0].seenFromSeconds ?? g[0].atSeconds,
     end: g[g.length - 1].atSeconds + confirmSeconds,
     box: unionFrameBox(g.map((o) => o.box)),
     heightFraction: median(g.map((o) => o.box.h)),

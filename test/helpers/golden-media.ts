@@ -63,7 +63,7 @@ export const thumbnail = () =>
 const VERTICAL_TEXTS: DrawnText[] = [
   { text: 'Qxvrtplk Zbnmwq', size: 40, color: 'white', x: '60', y: '260' },
   { text: 'Breaking news tonight', size: 40, color: 'white', x: '-30', y: '420' },
-  { text: 'Stay tuned for more', size: 36, color: 'white', x: '80+20*mod(floor(t*2)\\,2)', y: '560' },
+  { text: 'Stay tuned for more', size: 36, color: 'white', x: '80+20*mod(floor(t*2+0.5)\\,2)', y: '560' },
   { text: 'Follow for more', size: 40, color: '0xc0c8d0', x: '(w-tw)/2', y: 'h-200' },
 ];
 

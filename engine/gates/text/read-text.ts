@@ -25,6 +25,7 @@ export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
     samplesRead: text.samples,
     changeSamples: text.changeSamples,
     confirmations: text.confirmations,
+    startSearches: text.startSearches,
     unconfirmedLines: text.unconfirmedLines,
     ocrTimeouts: text.timeouts,
     textLines: text.tracks.length,

@@ -23,6 +23,7 @@ const SENTINELS: Record<string, string> = {
   'captions-low-contrast-16x9': 'defect: a low-contrast caption, text_contrast BLOCK',
   'thumb-title-storm': 'clean: a bold thumbnail title that read nothing',
   'thumb-small-text': 'defect: small thumbnail text, thumbnail_text_readability BLOCK',
+  'thumb-faint-title': 'defect: a title at 30 % opacity, too faint for the ink picture, text_contrast BLOCK',
   'music-only': 'clean: music judged as a podcast',
   'sync-clapper-16x9': 'clean: clapper cuts in sync',
   'sync-clapper-late300': 'defect: audio 300 ms late against clapper cuts',
@@ -33,15 +34,14 @@ const SENTINELS: Record<string, string> = {
  * says so.
  */
 const KNOWN_MISSES: Record<string, string[]> = {
-  // The three low-contrast captions are read in every sample now, one BLOCK each (1.0–2.5, 4.0–5.5, 7.0–7.5 s): the first
-  // appears at 0.3 s, between the samples at 0 and 1 s, and the last one's BLOCK ends with its last confirmed reading.
-  'captions-low-contrast-16x9': ['text_contrast: span 1.0–7.5 s, expected 0.3–8.7 s ±0.5'],
   // The 22 px line is read now, and its contrast measured: the 2 px outline is as thick as the strokes, so the ring
-  // around the ink mixes outline and photo (3.14:1) where the eye sees white on black.
-  'thumb-small-text': ['text_contrast: unexpected WATCH 0.0–0.0 s ""tips for sandy coastal gardens" has a contrast of 3.14:1 against its background (normal text needs 4.50:1)"'],
+  // around the ink mixes outline and photo (3.37:1) where the eye sees white on black.
+  'thumb-small-text': ['text_contrast: unexpected WATCH 0.0–0.0 s ""tips for sandy coastal gardens" has a contrast of 3.37:1 against its background (normal text needs 4.50:1)"'],
 };
 
-/** Lines of the set's ground truth read in full today: all 18 (PaddleOCR; tesseract.js read 8). */
+/** Lines of the set's ground truth, and those read in full today: 18 of 19 (PaddleOCR; tesseract.js read 8 of 18). The
+ * faint title is read in half: "SUMMER", not "FIELDS" over the flower. */
+const LINES = 19;
 const LINES_READ_AT_LEAST = 18;
 
 const entries = CORPUS.filter((e) => e.name in SENTINELS);
@@ -67,7 +67,7 @@ describe.skipIf(hint)(`accuracy on real footage${hint ? ` (skipped: ${hint})` : 
   it('reads the caption lines and titles it reads today and invents no words', () => {
     const lines = results.flatMap((f) => f.ocr?.lines ?? []);
     const read = recallByStyle(lines).reduce((s, r) => ({ lines: s.lines + r.lines, linesRead: s.linesRead + r.linesRead }), { lines: 0, linesRead: 0 });
-    expect(read.lines).toBe(18);
+    expect(read.lines).toBe(LINES);
     expect(read.linesRead).toBeGreaterThanOrEqual(LINES_READ_AT_LEAST);
     for (const f of results.filter((x) => x.expect.textFree)) expect(f.ocr?.extraWords ?? [], f.name).toEqual([]);
   });

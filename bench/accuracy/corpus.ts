@@ -317,7 +317,7 @@ export const CORPUS: CorpusEntry[] = [
   thumbnail('thumb-badge-title', 'ladybird photo with a yellow "NEW EPISODE" badge top left and a title', 'clean', 'LadyBird', [
     { draw: { text: 'NEW EPISODE', font: 'sansBold', size: 44, color: 'black', x: '90', y: '80', style: 'boxed', boxColor: '#ffd400', border: 16 }, style: 'badge' },
     { draw: TITLE('SMALL WONDERS', 'h*0.55', 'white', 110), style: 'bold-title' },
-  ], []),
+  ], [accepted('thumbnail_text_readability', 'WATCH', "the badge's 44 px capitals are 8.5 px tall at 320 px wide, 11 px type in a feed: under the gate's 12 px line")]),
   thumbnail('thumb-none-wood', 'soft-focus wood photo, no text', 'clean', 'Wood', [], []),
   thumbnail('thumb-none-dune', 'dune grass photo, no text', 'clean', 'Dune', [], []),
   thumbnail('thumb-none-raindrops', 'rain drops on leaves, no text (PNG)', 'clean', 'RainDrops', [], [], 'png'),
@@ -560,7 +560,10 @@ export const CORPUS: CorpusEntry[] = [
   thumbnail('thumb-long-title', 'meadow photo with a nine-word title in two lines (DejaVu Sans Bold)', 'defect', 'GreenMeadow', [
     { draw: TITLE('HOW TO GROW A WILD', 'h*0.1', 'white', 84, 'dejavuBold'), style: 'bold-title' },
     { draw: TITLE('MEADOW IN YOUR GARDEN', 'h*0.1+110', 'white', 84, 'dejavuBold'), style: 'bold-title' },
-  ], [expected('thumbnail_text_readability', 'WATCH', null, 'nine words is over the five a feed reads: WATCH')]),
+  ], [
+    expected('thumbnail_text_readability', 'WATCH', null, 'nine words is over the five a feed reads: WATCH'),
+    expected('text_safe_area', 'WATCH', null, 'the second line at 84 px runs from the left edge to the right one'),
+  ]),
 ];
 
 /** The broadcast programme as a mezzanine: H.264 4:2:2 in MOV, BT.709-tagged, 24-bit PCM. */

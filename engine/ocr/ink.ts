@@ -3,7 +3,7 @@
 // boxes carry a margin around the glyphs (DB's unclip, about 1.6× the glyph height), and a percentile
 // contrast over a padded box measures the photo as much as the type.
 import { contrastRatio, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
-import type { OcrBox, OcrPicture } from './engine.js';
+import type { OcrBox, OcrPicture, OcrWord } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */
@@ -107,9 +107,58 @@ export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox
     }
   }
   if (text.length < 4 || around.length < 4) return null;
-  const t = median(text);
   around.sort((p, q) => p - q);
-  const lighter = t >= median(around);
-  const b = around[Math.min(around.length - 1, Math.floor((lighter ? SEPARATING_SHARE : 1 - SEPARATING_SHARE) * around.length))];
+  text.sort((p, q) => p - q);
+  const lighter = median(text) >= median(around);
+  const quarter = (values: number[], fromTop: boolean) => values[Math.min(values.length - 1, Math.floor((fromTop ? 1 - SEPARATING_SHARE : SEPARATING_SHARE) * values.length))];
+  // The text's colour is that of its stroke cores: anti-aliased edges, a large share of thin strokes at OCR size,
+  // are blends with what is around.
+  const t = quarter(text, lighter);
+  const b = quarter(around, !lighter);
   return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: lighter };
+}
+
+/** Faint text: a pixel this many code values off the box's median is ink (the prepared picture needs FLOOR, 24). */
+const FAINT_INK_LEVELS = 10;
+/** A word whose ink in the prepared picture spans less than this share of its box is not that ink (see below). */
+const MIN_INK_SPAN = 0.6;
+
+const lumaAt = (p: RgbPicture, i: number) => (p.rgb[i * 3] * 54 + p.rgb[i * 3 + 1] * 183 + p.rgb[i * 3 + 2] * 19) >> 8;
+
+/** A word this short may be one narrow glyph ("I", "1."), far narrower than its box. */
+const MIN_SPAN_CHARS = 3;
+
+/** Whether the ink found for a word (its tight box) is too narrow to be the word: faint type next to strong shapes. */
+export function inkMissesWord(word: OcrWord, tight: OcrBox): boolean {
+  return word.text.trim().length >= MIN_SPAN_CHARS && tight.x1 - tight.x0 < (word.box.x1 - word.box.x0) * MIN_INK_SPAN;
+}
+
+/**
+ * Contrast of faint text, which the prepared picture does not show as ink (white at 30 % over a photo differs from
+ * it by a few tens of code values): pixels of the words' boxes more than FAINT_INK_LEVELS lighter, or darker, than
+ * the boxes' median are ink of that polarity; the text is the polarity whose ink spans more of the boxes' columns
+ * (letters run the width of a word, a shape beside it does not), measured against the pixels that are neither.
+ */
+export function faintInkContrast(frame: RgbPicture, boxes: OcrBox[]): ContrastMeasure | null {
+  const pixels: number[] = [];
+  for (const b of boxes) {
+    for (let y = Math.max(0, b.y0); y < Math.min(frame.height, b.y1); y++) {
+      for (let x = Math.max(0, b.x0); x < Math.min(frame.width, b.x1); x++) pixels.push(y * frame.width + x);
+    }
+  }
+  if (pixels.length < 16) return null;
+  const middle = median(pixels.map((i) => lumaAt(frame, i)));
+  const columns = { light: new Set<number>(), dark: new Set<number>() };
+  const lum = { light: [] as number[], dark: [] as number[], rest: [] as number[] };
+  for (const i of pixels) {
+    const d = lumaAt(frame, i) - middle;
+    const side = d > FAINT_INK_LEVELS ? 'light' : d < -FAINT_INK_LEVELS ? 'dark' : 'rest';
+    if (side !== 'rest') columns[side].add(i % frame.width);
+    lum[side].push(relativeLuminance(frame.rgb[i * 3], frame.rgb[i * 3 + 1], frame.rgb[i * 3 + 2]));
+  }
+  const side = columns.light.size >= columns.dark.size ? 'light' : 'dark';
+  if (lum[side].length < 4 || lum.rest.length < 4) return null;
+  const t = median(lum[side]);
+  const b = median(lum.rest);
+  return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: t >= b };
 }

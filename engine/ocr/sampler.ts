@@ -5,7 +5,7 @@
 // does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
-import { inkContrast, tightBox } from './ink.js';
+import { faintInkContrast, inkContrast, inkMissesWord, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
@@ -94,12 +94,18 @@ function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | 
   return lines.map((line) => {
     const reach = Math.round(boxHeight(line.box) * END_REACH);
     const last = line.words.length - 1;
+    let faint = false;
     const words = line.words.map((w, i) => {
       const around = { ...w.box, x0: i === 0 ? w.box.x0 - reach : w.box.x0, x1: i === last ? w.box.x1 + reach : w.box.x1 };
-      return { ...w, box: tightBox(prepared, around) };
+      const tight = tightBox(prepared, around);
+      if (!inkMissesWord(w, tight)) return { ...w, box: tight };
+      faint = true;
+      return w;
     });
     const box = unionBox(words.map((w) => w.box));
-    return { ...line, words, box, contrast: frame ? inkContrast(frame, prepared, box) : null };
+    if (!frame) return { ...line, words, box, contrast: null };
+    const contrast = faint ? null : inkContrast(frame, prepared, box);
+    return { ...line, words, box, contrast: contrast ?? faintInkContrast(frame, line.words.map((w) => w.box)) };
   });
 }
 

@@ -75,7 +75,8 @@ export const textContrastGate = defineGate({
   area: 'text',
   title: 'WCAG contrast of on-screen text',
   algorithm:
-    'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x contrast ratio of the median relative luminance of its text pixels (its ink) against the quarter of a ring of pixels around the strokes that contrasts most with them (what the eye reads them against: the outline, shadow or backing box, else the picture), the median over the samples that read it. ' +
+    'Text is read by offline OCR on frames of the decode pass (see Text in the picture). For each read line, the WCAG 2.x contrast ratio of the relative luminance of its stroke cores (the quarter of its text pixels, its ink, that contrasts most with what is around: anti-aliased edges are blends) against the quarter of a ring of pixels around the strokes that contrasts most with them (what the eye reads them against: the outline, shadow or backing box, else the picture), the median over the samples that read it. ' +
+    'Text too faint to show as ink (white at 30 % over a photo) is measured within its word boxes instead: pixels more than 10 code values lighter (or darker) than the boxes\' median, of the polarity that spans more of the words, against the pixels that are neither. ' +
     'Below largeTextMinRatio (3:1) is BLOCK at any size; below normalTextMinRatio (4.5:1) is WATCH unless the line is large text (box height at least largeTextHeightFraction of the frame).',
   requires: { kinds: ['video', 'image'], signals: ['text'] },
   thresholds: textContrastThresholds,

@@ -27,6 +27,7 @@ const SENTINELS: Record<string, string> = {
   'music-only': 'clean: music judged as a podcast',
   'sync-clapper-16x9': 'clean: clapper cuts in sync',
   'sync-clapper-late300': 'defect: audio 300 ms late against clapper cuts',
+  'audiogram-late300': 'defect: speech 300 ms behind its waveform over a moving photo, found by the level correlation',
 };
 
 /**

@@ -124,6 +124,31 @@ describe('av_sync content estimate: cuts against the sharp sounds that mark them
   }, 180_000);
 });
 
+describe('av_sync content estimate: an audiogram, whose picture is the waveform of its sound', () => {
+  const SPEECH = 'Welcome back to the garden hour. Today we talk about meadows, and why wild flowers matter so much to the insects.';
+  /** The narration's waveform (showwaves) over a zooming fractal (the picture moves without the sound too), with the sound delayed by `lateMs`. */
+  const audiogram = (lateMs: number) => {
+    const speech = speechWavWith(espeak!, SPEECH);
+    const sound = lateMs ? `[0:a]adelay=${lateMs},atrim=duration=${SECONDS}[a]` : `[0:a]atrim=duration=${SECONDS}[a]`;
+    return generate(`audiogram-late${lateMs}.mp4`, [
+      '-i', speech, '-f', 'lavfi', '-i', `mandelbrot=s=640x360:r=30`,
+      '-filter_complex', `[0:a]aformat=channel_layouts=mono,showwaves=s=560x120:mode=cline:rate=30:colors=white[w];[1:v][w]overlay=x=40:y=200:shortest=1,format=yuv420p[v];${sound}`,
+      '-map', '[v]', '-map', '[a]', '-t', String(SECONDS), ...X264, ...AAC,
+    ]);
+  };
+
+  it.skipIf(!espeak)('measures the waveform in sync with its speech, and 300 ms late when the speech is delayed', async () => {
+    const inSync = await checked(await audiogram(0), { checks: 'av_sync' });
+    expect(inSync.report.flags).toEqual([]);
+    expect(gateOf(inSync.report).measurements).toMatchObject({ contentMethod: 'level_correlation' });
+    expect(Math.abs(gateOf(inSync.report).measurements.contentOffsetMs as number)).toBeLessThan(60);
+    const late = await checked(await audiogram(300), { checks: 'av_sync' });
+    const [flag] = late.report.flags;
+    expect(flag).toMatchObject({ gate: 'av_sync', severity: 'BLOCK', evidence: { basis: 'content', method: 'level_correlation' } });
+    expect(Math.abs((flag.evidence.offsetMs as number) + 300)).toBeLessThan(60);
+  }, 180_000);
+});
+
 describe('av_sync content estimate on an hour of signals', () => {
   /** Cuts every 2 s at 25 fps over a picture with a little change on every frame; a click 300 ms after each cut over a beat every 0.5 s. */
   function hour(): { v: VideoSignals; a: AudioSignals } {

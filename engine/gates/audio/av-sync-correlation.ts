@@ -76,15 +76,20 @@ function pearson(x: Float64Array, y: Float64Array): number {
   return vx > 0 && vy > 0 ? (sxy - (sx * sy) / n) / Math.sqrt(vx * vy) : 0;
 }
 
-/** The audio series over each frame interval shifted by `lag` s (the largest 10 ms block in it). */
+/** The audio series over each frame interval shifted by `lag` s (the mean of its 10 ms blocks: a frame's change
+ * accumulates over its interval). */
 function audioOnFrames(audio: Float64Array, a: AudioSignals, v: VideoSignals, lag: number, out: Float64Array): void {
   const block = a.stats.envelope.blockSeconds;
   for (let i = 0; i < out.length; i++) {
     const from = Math.round((v.startSeconds + i / v.fps + lag - a.startSeconds) / block);
     const to = Math.max(from + 1, Math.round((v.startSeconds + (i + 1) / v.fps + lag - a.startSeconds) / block));
-    let best = 0;
-    for (let k = Math.max(0, from); k < Math.min(audio.length, to); k++) if (audio[k] > best) best = audio[k];
-    out[i] = best;
+    let sum = 0;
+    let count = 0;
+    for (let k = Math.max(0, from); k < Math.min(audio.length, to); k++) {
+      sum += audio[k];
+      count++;
+    }
+    out[i] = count ? sum / count : 0;
   }
 }
 
@@ -125,9 +130,10 @@ function levelVerdict(search: LagSearch): string | null {
   return null;
 }
 
-/** The 10 ms level above the floor, dB. */
+/** The 10 ms RMS amplitude (linear, from the floor up): a drawn waveform is linear in the samples, and decibels would
+ * compress its loud moments into its quiet ones. */
 function audioLevel(a: AudioSignals): Float64Array {
-  return Float64Array.from(a.stats.envelope.rmsDbfs, (db) => Math.max(AUDIO_FLOOR_DBFS, db) - AUDIO_FLOOR_DBFS);
+  return Float64Array.from(a.stats.envelope.rmsDbfs, (db) => 10 ** (Math.max(AUDIO_FLOOR_DBFS, db) / 20));
 }
 
 function noEvents(events: EventMatch): string {

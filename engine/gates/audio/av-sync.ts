@@ -239,7 +239,7 @@ export const avSyncGate = defineGate({
     `Every lag in ±${MAX_LAG_SECONDS * 1000} ms (10 ms steps) sums the salience of the sound nearest each picture event (within half a frame and one block); ` +
     `the winning lag counts when at least ${MIN_MATCHED_EVENTS} picture events, and ${MIN_MATCHED_SHARE * 100} % of them, meet a sound of ≥ ${MIN_SALIENCE_DB} dB salience there ` +
     `and its sum is ${MIN_SCORE_RATIO}× that of any lag more than 150 ms away; the content offset is the median of the matched pairs' own offsets. ` +
-    `Failing that, a picture that moves with the sound's level (an audiogram) is cross-correlated with the 10 ms level over ±${MAX_LAG_SECONDS * 1000} ms ` +
+    `Failing that, a picture that moves with the sound's level (an audiogram) is cross-correlated with the sound's amplitude (the 10 ms RMS, linear as a drawn waveform is, averaged over each frame) over ±${MAX_LAG_SECONDS * 1000} ms ` +
     `(correlation ≥ ${MIN_LEVEL_CORRELATION} and ${MIN_PEAK_RATIO}× any lag 150 ms away). ` +
     'When nothing measures (no sync events, periodic sounds as sharp as the marks, speech over cuts) the gate reports status unmeasured with the reason, never a plain pass; container offset and duration flags still apply. ' +
     'Audio ending more than 2 frames before the picture, or running more than 2 s past it, is WATCH; a mismatch of durationMismatchBlockSeconds is BLOCK. ' +

@@ -222,6 +222,19 @@ export interface TextSignals {
   timeouts: number;
   ocrMs: number;
   tracks: TextTrack[];
+  /** Still pictures: lettering the detector found that no reading counts for (engine/ocr/unread.ts). */
+  unreadText: UnreadText[];
+}
+
+export interface UnreadText {
+  /** Where the detector found it, fractions of the frame. */
+  box: FrameBox;
+  /** The detector's mean text probability, 0..1. */
+  detectionScore: number;
+  /** What the recogniser made of it, and how sure it was (0..100): too unsure to count as text. */
+  guess: string;
+  guessConfidence: number;
+  contrast: TextObservation['contrast'];
 }
 
 export interface Signals {

@@ -207,6 +207,28 @@ describe('thumbnail_text_readability', () => {
   });
 });
 
+describe('lettering that cannot be read', () => {
+  // A title drawn mirrored (a flipped layer, or an image model's lettering): the detector finds a line of type, OCR
+  // makes no sure reading of it. The same title the right way round is read and passes.
+  const title = { text: 'AUTUMN HARVEST', size: 110, color: 'white', border: 4, x: '(w-tw)/2', y: 'h*0.4' };
+
+  it('watches a mirrored title on a thumbnail, with what OCR made of it, and passes the same title the right way round', async () => {
+    const mirrored = await check(await textImage('ocr-thumb-mirrored', 'mandelbrot=s=1280x720', [title], ['hflip']), 'thumbnail_text_readability,text_contrast', 'thumbnail');
+    const [flag] = flagsOf(mirrored, 'thumbnail_text_readability');
+    expect(flag).toMatchObject({ severity: 'WATCH', repair: { action: 'make_text_legible' }, evidence: { guess: expect.stringMatching(/VAAH/) } });
+    expect(flag.evidence.guessConfidence as number).toBeLessThan(85);
+    expect(flag.summary).toMatch(/^The lettering at x \d.* looks like text but cannot be read/);
+    expect(gate(mirrored, 'thumbnail_text_readability').measurements).toMatchObject({ textLines: 0, unreadTextRegions: 1 });
+    // White with a black outline: its contrast is measured and passes.
+    expect(flagsOf(mirrored, 'text_contrast')).toEqual([]);
+    expect(gate(mirrored, 'text_contrast').measurements).toMatchObject({ linesMeasured: 1 });
+
+    const upright = await check(await textImage('ocr-thumb-upright', 'mandelbrot=s=1280x720', [title]), 'thumbnail_text_readability', 'thumbnail');
+    expect(upright.flags).toEqual([]);
+    expect(gate(upright, 'thumbnail_text_readability').measurements).toMatchObject({ textLines: 1, unreadTextRegions: 0 });
+  });
+});
+
 describe('text tracks', () => {
   const reading = (text: string, at: number, confirmText: string): TextObservation => ({
     atSeconds: at,
@@ -257,6 +279,7 @@ describe('text_overlap (read text)', () => {
     timeouts: 0,
     ocrMs: 0,
     tracks: buildTracks(observations, 2, 0.5),
+    unreadText: [],
   });
 
   it('flags two lines read in the same sample whose boxes overlap, by the shared ratios', () => {

@@ -10,6 +10,7 @@ import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
+import { unreadLines, type UnreadLine } from './unread.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
 import type { TextObservation, TextSignals } from '../types.js';
 
@@ -167,6 +168,7 @@ export class TextSampler {
   private idle: (() => void)[] = [];
   private failure: unknown = null;
   private readonly observations: TextObservation[] = [];
+  private readonly unread: UnreadLine[] = [];
   private stats = { samples: 0, changeSamples: 0, confirmations: 0, startSearches: 0, unconfirmedLines: 0, ocrMs: 0 };
 
   constructor(private readonly opts: TextSamplerOptions) {
@@ -252,8 +254,12 @@ export class TextSampler {
     const read = await this.engine.recognise(frame);
     const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
     const lines = read ? textLines(read, frame.height, minConfidence) : [];
+    // On video, lettering that is never read surely is left to the samples that read it.
+    let prepared: OcrPicture | null = null;
+    const ink = () => (prepared ??= ocrPictureOf(frame, still));
+    if (still && read) this.unread.push(...unreadLines(read, lines, frame, ink));
     // The ink picture is made only when there are words to measure: most samples hold none.
-    const result = lines.length ? tightened(lines, ocrPictureOf(frame, still), frame) : [];
+    const result = lines.length ? tightened(lines, ink(), frame) : [];
     this.stats.ocrMs += performance.now() - started;
     this.stats.samples++;
     return result;
@@ -368,6 +374,7 @@ export class TextSampler {
       ...this.stats,
       ocrMs: Math.round(this.stats.ocrMs),
       timeouts,
+      unreadText: this.unread.map((u) => ({ box: this.frameBox(u.box), detectionScore: u.detectionScore, guess: u.guess, guessConfidence: u.guessConfidence, contrast: u.contrast })),
       tracks: buildTracks(this.observations, still ? 0 : interval + MIN_CHANGE_GAP_SECONDS, still ? 0 : 1 / this.opts.fps),
     };
   }

@@ -16,6 +16,8 @@ export interface DrawnText {
   /** drawtext `enable` expression, e.g. between(t,2,8). */
   enable?: string;
   box?: string;
+  /** A black outline this many px wide. */
+  border?: number;
 }
 
 /** One drawtext filter; text is single-quoted, so it must not contain quotes, colons, commas or percent signs. */
@@ -23,6 +25,7 @@ export function drawtext(d: DrawnText): string {
   const parts = [`fontfile=${FONT}`, `text='${d.text}'`, `fontsize=${d.size}`, `fontcolor=${d.color}`, `x=${d.x}`, `y=${d.y}`];
   if (d.enable) parts.push(`enable='${d.enable}'`);
   if (d.box) parts.push('box=1', `boxcolor=${d.box}`, 'boxborderw=12');
+  if (d.border) parts.push(`borderw=${d.border}`, 'bordercolor=black');
   return `drawtext=${parts.join(':')}`;
 }
 
@@ -32,8 +35,8 @@ export function textVideo(name: string, source: string, seconds: number, texts: 
   return generate(`${name}.mp4`, ['-f', 'lavfi', '-i', source, ...(filters ? ['-vf', filters] : []), '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an']);
 }
 
-/** A still image (PNG) of `source` with texts drawn on it. */
-export function textImage(name: string, source: string, texts: DrawnText[]): Promise<string> {
-  const filters = texts.map(drawtext).join(',');
+/** A still image (PNG) of `source` with texts drawn on it, then the `after` filters (e.g. hflip) applied to the whole. */
+export function textImage(name: string, source: string, texts: DrawnText[], after: string[] = []): Promise<string> {
+  const filters = [...texts.map(drawtext), ...after].join(',');
   return generate(`${name}.png`, ['-f', 'lavfi', '-i', source, ...(filters ? ['-vf', filters] : []), '-frames:v', '1']);
 }

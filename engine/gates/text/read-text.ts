@@ -1,7 +1,7 @@
 // Text read in the picture (OCR tracks from engine/ocr/), as the text gates report it: what was read, each line's
 // words, box, time span and contrast.
-import type { FlagDraft, GateContext, TextSignals, TextTrack } from '../../types.js';
-import { roundedBox } from '../kit/geometry.js';
+import type { FlagDraft, GateContext, TextSignals, TextTrack, UnreadText } from '../../types.js';
+import { boxText, roundedBox } from '../kit/geometry.js';
 import { median, round } from '../kit/stats.js';
 import { spanText } from '../kit/wording.js';
 
@@ -29,6 +29,7 @@ export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
     unconfirmedLines: text.unconfirmedLines,
     ocrTimeouts: text.timeouts,
     textLines: text.tracks.length,
+    unreadTextRegions: text.unreadText.length,
     textRead: text.tracks.slice(0, MAX_LISTED_LINES).map((t) => ({ text: t.text, start: round(t.start, 3), end: round(t.end, 3), box: roundedBox(t.box) })),
     ...(text.tracks.length > MAX_LISTED_LINES ? { textReadNotListed: text.tracks.length - MAX_LISTED_LINES } : {}),
   };
@@ -65,3 +66,16 @@ export interface PixelHalf {
   measurements: Record<string, unknown>;
   flags: FlagDraft[];
 }
+
+/** Evidence for lettering the detector found and no reading counts for. */
+export function unreadEvidence(u: UnreadText): Record<string, unknown> {
+  return {
+    box: roundedBox(u.box),
+    detectionScore: round(u.detectionScore, 2),
+    guess: u.guess,
+    guessConfidence: round(u.guessConfidence, 1),
+    ...(u.contrast ? { contrastRatio: round(u.contrast.ratio, 2), textIs: u.contrast.textIsLighter ? 'lighter' : 'darker' } : {}),
+  };
+}
+
+export const unreadName = (u: UnreadText) => `The lettering at ${boxText(u.box)}`;

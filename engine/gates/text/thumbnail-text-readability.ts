@@ -1,6 +1,6 @@
 // thumbnail_text_readability: thumbnail text judged at the size a feed shows it: height, contrast, margins, word count.
 import { t, WCAG_CONTRAST } from '../../profiles/threshold-values.js';
-import type { FlagDraft, GateContext, GateResult, GateThresholds, Severity, TextTrack } from '../../types.js';
+import type { FlagDraft, GateContext, GateResult, GateThresholds, Severity, TextTrack, UnreadText } from '../../types.js';
 import { defineGate } from '../define.js';
 import { exceeds, fallsBelow, severityBand } from '../kit/bands.js';
 import { boxText, insetBox, intersectionArea, outsideEdges, roundedBox, type FrameBox } from '../kit/geometry.js';
@@ -8,7 +8,7 @@ import { gateResult, skippedGate } from '../kit/result.js';
 import { round } from '../kit/stats.js';
 import { threshold, thresholdNumbers, thresholdValues } from '../kit/thresholds.js';
 import { pct, quote, reRun } from '../kit/wording.js';
-import { NO_PICTURE, ocrMeasurements, ratioText, textSignals, trackContrast, trackEvidence } from './read-text.js';
+import { NO_PICTURE, ocrMeasurements, ratioText, textSignals, trackContrast, trackEvidence, unreadEvidence, unreadName } from './read-text.js';
 
 function thumbnailTextReadabilityThresholds(): GateThresholds {
   return {
@@ -98,12 +98,30 @@ function thumbnailLineFlags(track: TextTrack, aspect: number, th: GateThresholds
   return flags;
 }
 
+/** Lettering the detector finds but OCR cannot read surely: a viewer will struggle too. */
+function unreadFlag(u: UnreadText, th: GateThresholds): FlagDraft {
+  const need = ratioText(threshold(th, 'minContrastRatio'));
+  return {
+    severity: 'WATCH',
+    start: 0,
+    end: 0,
+    summary: `${unreadName(u)} looks like text but cannot be read (OCR made ${quote(u.guess)} of it, ${Math.round(u.guessConfidence)} % sure)`,
+    evidence: { ...unreadEvidence(u), threshold: thresholdValues(th, ['minContrastRatio']) },
+    repair: {
+      action: 'make_text_legible',
+      reachable: false,
+      instruction: `Make ${unreadName(u).toLowerCase()} legible: a plain bold typeface and a colour that stands apart from the picture (at least ${need}${u.contrast ? `, now ${ratioText(u.contrast.ratio)}` : ''}), or an outline or backing shape; or remove it. Export the thumbnail again.`,
+      verify: reRun('thumbnail_text_readability', 'no thumbnail_text_readability flag about lettering that cannot be read'),
+    },
+  };
+}
+
 function thumbnailTextReadability(ctx: GateContext): GateResult {
   const text = textSignals(ctx);
   if (!text) return skippedGate('thumbnail_text_readability', NO_PICTURE);
   const th = ctx.thresholds;
   const aspect = text.pictureHeight / text.pictureWidth;
-  const flags = text.tracks.flatMap((t) => thumbnailLineFlags(t, aspect, th));
+  const flags = [...text.tracks.flatMap((t) => thumbnailLineFlags(t, aspect, th)), ...text.unreadText.map((u) => unreadFlag(u, th))];
   const words = text.tracks.reduce((n, t) => n + t.text.split(/\s+/).filter(Boolean).length, 0);
   const maxWords = threshold(th, 'maxWords');
   if (words > maxWords && text.tracks.length) {
@@ -131,7 +149,7 @@ export const thumbnailTextReadabilityGate = defineGate({
   title: 'Thumbnail text readable at small size',
   algorithm:
     'The image is read by OCR at up to 1280 px. Each line is judged as shown thumbnailWidthPx wide: a line box under minTextHeightPx tall is WATCH, under blockTextHeightPx BLOCK; contrast under minContrastRatio is WATCH; a box within marginFraction of an edge or under the duration badge corner is WATCH. ' +
-    'More than maxWords words in all is one WATCH. A thumbnail without text passes.',
+    'More than maxWords words in all is one WATCH. Lettering the text detector finds but OCR cannot read surely enough to count (at least 90 % detector score, a line at least 12 px tall and three times as wide, three or more letters guessed) is WATCH, with what OCR made of it. A thumbnail without text passes.',
   requires: { kinds: ['image'], signals: ['text'] },
   thresholds: thumbnailTextReadabilityThresholds,
   run: thumbnailTextReadability,

@@ -1,0 +1,44 @@
+// Lettering the detector finds but the recogniser cannot read surely enough to count as text (camouflaged, distorted
+// or stylised type on a still picture). It is not text for the gates that judge words, but it is exactly what a
+// thumbnail's readability and contrast are about, so it is reported apart.
+import type { ContrastMeasure, RgbPicture } from './contrast.js';
+import type { OcrLine, OcrPicture } from './engine.js';
+import { faintInkContrast, inkContrast, inkMissesWord, tightBox } from './ink.js';
+import type { TextLine } from './words.js';
+
+/** The detector's mean text probability over the region: surely lettering. */
+const MIN_DETECTION_SCORE = 0.9;
+/** At least a line of type: this tall (px of the OCR picture) and this many times as wide as tall (several letters). */
+const MIN_HEIGHT_PX = 12;
+const MIN_ASPECT = 3;
+/** The recogniser made at least this many letters or digits of it. */
+const MIN_GUESS_CHARS = 3;
+
+export interface UnreadLine {
+  box: { x0: number; y0: number; x1: number; y1: number };
+  detectionScore: number;
+  /** What the recogniser made of it, and its mean confidence (0..100). */
+  guess: string;
+  guessConfidence: number;
+  contrast: ContrastMeasure | null;
+}
+
+const overlaps = (a: UnreadLine['box'], b: UnreadLine['box']) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** `prepared` gives the ink picture of the frame (engine/ocr/prepare.ts), made only when some lettering is unread. */
+export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture, prepared: () => OcrPicture): UnreadLine[] {
+  const out: UnreadLine[] = [];
+  for (const line of read) {
+    const { box } = line;
+    const [w, h] = [box.x1 - box.x0, box.y1 - box.y0];
+    const guess = line.words.map((word) => word.text.trim()).join(' ');
+    if ((line.detectionScore ?? 0) < MIN_DETECTION_SCORE || h < MIN_HEIGHT_PX || w < h * MIN_ASPECT) continue;
+    if ((guess.match(/[\p{L}\p{N}]/gu) ?? []).length < MIN_GUESS_CHARS || kept.some((k) => overlaps(k.box, box))) continue;
+    const guessConfidence = line.words.reduce((s, word) => s + word.confidence, 0) / Math.max(1, line.words.length);
+    // Measured as read text is: its ink against the pixels around it, or within its box when too faint to be ink.
+    const ink = tightBox(prepared(), box);
+    const contrast = inkMissesWord({ text: guess, confidence: guessConfidence, box }, ink) ? null : inkContrast(frame, prepared(), ink);
+    out.push({ box, detectionScore: line.detectionScore!, guess, guessConfidence, contrast: contrast ?? faintInkContrast(frame, [box]) });
+  }
+  return out;
+}

@@ -227,6 +227,12 @@ describe('lettering that cannot be read', () => {
     expect(upright.flags).toEqual([]);
     expect(gate(upright, 'thumbnail_text_readability').measurements).toMatchObject({ textLines: 1, unreadTextRegions: 0 });
   });
+
+  it("takes no pattern for lettering: testsrc2's striped swatches, which OCR forces letters onto at under 30 %", async () => {
+    const pattern = await check(await textImage('ocr-thumb-pattern', 'testsrc2=s=640x360', []), 'thumbnail_text_readability,text_contrast', 'thumbnail');
+    expect(gate(pattern, 'thumbnail_text_readability').measurements).toMatchObject({ unreadTextRegions: 0 });
+    expect(pattern.flags.filter((f) => f.repair.action === 'make_text_legible' || String(f.summary).startsWith('The lettering'))).toEqual([]);
+  });
 });
 
 describe('text tracks', () => {

@@ -11,8 +11,10 @@ const MIN_DETECTION_SCORE = 0.9;
 /** At least a line of type: this tall (px of the OCR picture) and this many times as wide as tall (several letters). */
 const MIN_HEIGHT_PX = 12;
 const MIN_ASPECT = 3;
-/** The recogniser made at least this many letters or digits of it. */
+/** The recogniser made at least this many letters or digits of it, at least this sure (0..100): letters it nearly
+ * reads (mirrored type reads at 75-85 %), not patterns it forces letters onto (testsrc2's swatches read at 11-27 %). */
 const MIN_GUESS_CHARS = 3;
+const MIN_GUESS_CONFIDENCE = 50;
 
 export interface UnreadLine {
   box: { x0: number; y0: number; x1: number; y1: number };
@@ -35,6 +37,7 @@ export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture
     if ((line.detectionScore ?? 0) < MIN_DETECTION_SCORE || h < MIN_HEIGHT_PX || w < h * MIN_ASPECT) continue;
     if ((guess.match(/[\p{L}\p{N}]/gu) ?? []).length < MIN_GUESS_CHARS || kept.some((k) => overlaps(k.box, box))) continue;
     const guessConfidence = line.words.reduce((s, word) => s + word.confidence, 0) / Math.max(1, line.words.length);
+    if (guessConfidence < MIN_GUESS_CONFIDENCE) continue;
     // Measured as read text is: its ink against the pixels around it, or within its box when too faint to be ink.
     const ink = tightBox(prepared(), box);
     const contrast = inkMissesWord({ text: guess, confidence: guessConfidence, box }, ink) ? null : inkContrast(frame, prepared(), ink);

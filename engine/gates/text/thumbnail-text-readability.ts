@@ -149,7 +149,7 @@ export const thumbnailTextReadabilityGate = defineGate({
   title: 'Thumbnail text readable at small size',
   algorithm:
     'The image is read by OCR at up to 1280 px. Each line is judged as shown thumbnailWidthPx wide: a line box under minTextHeightPx tall is WATCH, under blockTextHeightPx BLOCK; contrast under minContrastRatio is WATCH; a box within marginFraction of an edge or under the duration badge corner is WATCH. ' +
-    'More than maxWords words in all is one WATCH. Lettering the text detector finds but OCR cannot read surely enough to count (at least 90 % detector score, a line at least 12 px tall and three times as wide, three or more letters guessed) is WATCH, with what OCR made of it. A thumbnail without text passes.',
+    'More than maxWords words in all is one WATCH. Lettering the text detector finds but OCR cannot read surely enough to count (at least 90 % detector score, a line at least 12 px tall and three times as wide, three or more letters guessed at 50 % confidence or more) is WATCH, with what OCR made of it. A thumbnail without text passes.',
   requires: { kinds: ['image'], signals: ['text'] },
   thresholds: thumbnailTextReadabilityThresholds,
   run: thumbnailTextReadability,

@@ -8,6 +8,9 @@ function linear(code: number): number {
 }
 const LINEAR = Float64Array.from({ length: 256 }, (_, i) => linear(i));
 
+/** 8-bit BT.709-weighted luma of the RGB pixel at byte offset `k` (integer weights summing to 256). */
+export const luma8 = (rgb: Uint8Array, k: number): number => (rgb[k] * 54 + rgb[k + 1] * 183 + rgb[k + 2] * 19) >> 8;
+
 export function relativeLuminance(r: number, g: number, b: number): number {
   return 0.2126 * LINEAR[r] + 0.7152 * LINEAR[g] + 0.0722 * LINEAR[b];
 }

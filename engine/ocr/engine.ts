@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { detectedBoxes, detectionInput } from './paddle/detect.js';
 import { modelFiles, runtimeUrl } from './paddle/models.js';
 import { alphabetOf, decodeLine, recognitionInput, type Alphabet } from './paddle/recognise.js';
-import type { ColourPicture } from './paddle/tensor.js';
+import type { RgbPicture } from './contrast.js';
 import { ModelMemo } from './paddle/memo.js';
 import { InferenceWorker } from './paddle/worker.js';
 
@@ -50,16 +50,16 @@ export interface OcrRectangle {
 }
 
 /** What the engine reads: a colour picture (the models read colour), or a luma picture, read as grey. */
-export type OcrInput = OcrPicture | ColourPicture;
+export type OcrInput = OcrPicture | RgbPicture;
 
-function colourOf(p: OcrInput): ColourPicture {
+function colourOf(p: OcrInput): RgbPicture {
   if ('rgb' in p) return p;
   const rgb = new Uint8Array(p.width * p.height * 3);
   for (let i = 0; i < p.gray.length; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = p.gray[i];
   return { rgb, width: p.width, height: p.height };
 }
 
-function cropped(p: ColourPicture, r: OcrRectangle): ColourPicture {
+function cropped(p: RgbPicture, r: OcrRectangle): RgbPicture {
   const rgb = new Uint8Array(r.width * r.height * 3);
   for (let y = 0; y < r.height; y++) {
     const from = ((r.top + y) * p.width + r.left) * 3;
@@ -206,7 +206,7 @@ const MIN_LINE_BOX_HEIGHT_PX = 9;
 const mayHoldWords = (b: OcrBox) => b.y1 - b.y0 >= MIN_LINE_BOX_HEIGHT_PX && b.x1 - b.x0 >= b.y1 - b.y0;
 
 /** Detection, then recognition of each line found, one model call at a time. */
-async function readPicture(live: LiveWorker, picture: ColourPicture, memo: ModelMemo): Promise<OcrLine[]> {
+async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo): Promise<OcrLine[]> {
   const run: InferenceWorker['run'] = (model, input) => {
     if (live.retired) return Promise.reject(new Error('OCR worker retired'));
     return live.worker.run(model, input);

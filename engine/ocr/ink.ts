@@ -2,7 +2,7 @@
 // and the WCAG contrast of its pixels against the pixels right around them in the source frame. The detector's line
 // boxes carry a margin around the glyphs (DB's unclip, about 1.6× the glyph height), and a percentile
 // contrast over a padded box measures the photo as much as the type.
-import { contrastRatio, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
+import { contrastRatio, luma8, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrPicture, OcrWord } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
@@ -123,8 +123,6 @@ const FAINT_INK_LEVELS = 10;
 /** A word whose ink in the prepared picture spans less than this share of its box is not that ink (see below). */
 const MIN_INK_SPAN = 0.6;
 
-const lumaAt = (p: RgbPicture, i: number) => (p.rgb[i * 3] * 54 + p.rgb[i * 3 + 1] * 183 + p.rgb[i * 3 + 2] * 19) >> 8;
-
 /** A word this short may be one narrow glyph ("I", "1."), far narrower than its box. */
 const MIN_SPAN_CHARS = 3;
 
@@ -141,24 +139,36 @@ export function inkMissesWord(word: OcrWord, tight: OcrBox): boolean {
  */
 export function faintInkContrast(frame: RgbPicture, boxes: OcrBox[]): ContrastMeasure | null {
   const pixels: number[] = [];
+  const lumas: number[] = [];
   for (const b of boxes) {
     for (let y = Math.max(0, b.y0); y < Math.min(frame.height, b.y1); y++) {
-      for (let x = Math.max(0, b.x0); x < Math.min(frame.width, b.x1); x++) pixels.push(y * frame.width + x);
+      for (let x = Math.max(0, b.x0); x < Math.min(frame.width, b.x1); x++) {
+        pixels.push(y * frame.width + x);
+        lumas.push(luma8(frame.rgb, (y * frame.width + x) * 3));
+      }
     }
   }
   if (pixels.length < 16) return null;
-  const middle = median(pixels.map((i) => lumaAt(frame, i)));
+  const middle = median(lumas);
   const columns = { light: new Set<number>(), dark: new Set<number>() };
   const lum = { light: [] as number[], dark: [] as number[], rest: [] as number[] };
-  for (const i of pixels) {
-    const d = lumaAt(frame, i) - middle;
+  pixels.forEach((i, n) => {
+    const d = lumas[n] - middle;
     const side = d > FAINT_INK_LEVELS ? 'light' : d < -FAINT_INK_LEVELS ? 'dark' : 'rest';
     if (side !== 'rest') columns[side].add(i % frame.width);
     lum[side].push(relativeLuminance(frame.rgb[i * 3], frame.rgb[i * 3 + 1], frame.rgb[i * 3 + 2]));
-  }
+  });
   const side = columns.light.size >= columns.dark.size ? 'light' : 'dark';
   if (lum[side].length < 4 || lum.rest.length < 4) return null;
   const t = median(lum[side]);
   const b = median(lum.rest);
   return { ratio: contrastRatio(t, b), lighterLuminance: Math.max(t, b), darkerLuminance: Math.min(t, b), textIsLighter: t >= b };
+}
+
+/**
+ * The contrast of a line of text: its ink (in `inkBox`) against the pixels around it, or, when the ink picture does
+ * not hold the words (`inkBox` null: faint type) or too little of them, measured within the words' boxes.
+ */
+export function lineContrast(frame: RgbPicture, prepared: OcrPicture, inkBox: OcrBox | null, wordBoxes: OcrBox[]): ContrastMeasure | null {
+  return (inkBox ? inkContrast(frame, prepared, inkBox) : null) ?? faintInkContrast(frame, wordBoxes);
 }

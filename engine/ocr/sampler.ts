@@ -4,8 +4,8 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import type { ContrastMeasure, RgbPicture } from './contrast.js';
-import { faintInkContrast, inkContrast, inkMissesWord, tightBox } from './ink.js';
+import { luma8, type ContrastMeasure, type RgbPicture } from './contrast.js';
+import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
@@ -56,7 +56,7 @@ interface Frame extends RgbPicture {
 function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
   const n = f.width * f.height;
   const gray = new Uint8Array(n);
-  for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
+  for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = luma8(f.rgb, k);
   return localContrastPicture({ gray, width: f.width, height: f.height }, !still);
 }
 
@@ -68,7 +68,7 @@ function thumbOf(f: RgbPicture): Float64Array {
     for (let x = 0; x < f.width; x++) {
       const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / f.width));
       const k = (y * f.width + x) * 3;
-      out[ty * THUMB_W + tx] += (f.rgb[k] * 54 + f.rgb[k + 1] * 183 + f.rgb[k + 2] * 19) >> 8;
+      out[ty * THUMB_W + tx] += luma8(f.rgb, k);
       counts[ty * THUMB_W + tx]++;
     }
   }
@@ -104,9 +104,8 @@ function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | 
       return w;
     });
     const box = unionBox(words.map((w) => w.box));
-    if (!frame) return { ...line, words, box, contrast: null };
-    const contrast = faint ? null : inkContrast(frame, prepared, box);
-    return { ...line, words, box, contrast: contrast ?? faintInkContrast(frame, line.words.map((w) => w.box)) };
+    const contrast = frame ? lineContrast(frame, prepared, faint ? null : box, line.words.map((w) => w.box)) : null;
+    return { ...line, words, box, contrast };
   });
 }
 

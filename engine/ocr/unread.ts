@@ -3,8 +3,8 @@
 // thumbnail's readability and contrast are about, so it is reported apart.
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
 import type { OcrLine, OcrPicture } from './engine.js';
-import { faintInkContrast, inkContrast, inkMissesWord, tightBox } from './ink.js';
-import type { TextLine } from './words.js';
+import { inkMissesWord, lineContrast, tightBox } from './ink.js';
+import { countAlnum, type TextLine } from './words.js';
 
 /** The detector's mean text probability over the region: surely lettering. */
 const MIN_DETECTION_SCORE = 0.9;
@@ -35,13 +35,13 @@ export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture
     const [w, h] = [box.x1 - box.x0, box.y1 - box.y0];
     const guess = line.words.map((word) => word.text.trim()).join(' ');
     if ((line.detectionScore ?? 0) < MIN_DETECTION_SCORE || h < MIN_HEIGHT_PX || w < h * MIN_ASPECT) continue;
-    if ((guess.match(/[\p{L}\p{N}]/gu) ?? []).length < MIN_GUESS_CHARS || kept.some((k) => overlaps(k.box, box))) continue;
+    if (countAlnum(guess) < MIN_GUESS_CHARS || kept.some((k) => overlaps(k.box, box))) continue;
     const guessConfidence = line.words.reduce((s, word) => s + word.confidence, 0) / Math.max(1, line.words.length);
     if (guessConfidence < MIN_GUESS_CONFIDENCE) continue;
     // Measured as read text is: its ink against the pixels around it, or within its box when too faint to be ink.
     const ink = tightBox(prepared(), box);
-    const contrast = inkMissesWord({ text: guess, confidence: guessConfidence, box }, ink) ? null : inkContrast(frame, prepared(), ink);
-    out.push({ box, detectionScore: line.detectionScore!, guess, guessConfidence, contrast: contrast ?? faintInkContrast(frame, [box]) });
+    const inkBox = inkMissesWord({ text: guess, confidence: guessConfidence, box }, ink) ? null : ink;
+    out.push({ box, detectionScore: line.detectionScore!, guess, guessConfidence, contrast: lineContrast(frame, prepared(), inkBox, [box]) });
   }
   return out;
 }

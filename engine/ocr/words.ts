@@ -28,7 +28,7 @@ export interface TextLine {
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
-const countAlnum = (s: string) => (s.match(LETTER_OR_DIGIT) ?? []).length;
+export const countAlnum = (s: string) => (s.match(LETTER_OR_DIGIT) ?? []).length;
 
 /** Lower case, Upper case, Capitalised, or with digits: "uC", "EmEE" and "mE" are how noise reads, not how type is set. */
 function plausibleCase(letters: string): boolean {

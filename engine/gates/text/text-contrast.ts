@@ -69,6 +69,12 @@ function unreadContrastFlag(u: UnreadText, ratio: number, severity: Severity, th
   };
 }
 
+/** Under largeTextMinRatio BLOCK at any size; under normalTextMinRatio WATCH unless the text is large. */
+function contrastSeverity(ratio: number, large: boolean, th: GateThresholds): Severity | null {
+  if (fallsBelow(ratio, threshold(th, 'largeTextMinRatio'))) return 'BLOCK';
+  return !large && fallsBelow(ratio, threshold(th, 'normalTextMinRatio')) ? 'WATCH' : null;
+}
+
 function textContrast(ctx: GateContext): GateResult {
   const text = textSignals(ctx);
   if (!text) return skippedGate('text_contrast', NO_PICTURE);
@@ -80,15 +86,13 @@ function textContrast(ctx: GateContext): GateResult {
     if (!c) continue;
     ratios.push(c.ratio);
     const large = reaches(track.heightFraction, threshold(th, 'largeTextHeightFraction'));
-    let severity: Severity | null = null;
-    if (fallsBelow(c.ratio, threshold(th, 'largeTextMinRatio'))) severity = 'BLOCK';
-    else if (!large && fallsBelow(c.ratio, threshold(th, 'normalTextMinRatio'))) severity = 'WATCH';
+    const severity = contrastSeverity(c.ratio, large, th);
     if (severity) flags.push(contrastFlag(track, c, large, severity, th, isStill(text)));
   }
   for (const u of text.unreadText) {
     if (!u.contrast) continue;
     ratios.push(u.contrast.ratio);
-    const severity = fallsBelow(u.contrast.ratio, threshold(th, 'largeTextMinRatio')) ? 'BLOCK' : fallsBelow(u.contrast.ratio, threshold(th, 'normalTextMinRatio')) ? 'WATCH' : null;
+    const severity = contrastSeverity(u.contrast.ratio, false, th);
     if (severity) flags.push(unreadContrastFlag(u, u.contrast.ratio, severity, th));
   }
   return gateResult('text_contrast', { ...ocrMeasurements(text), linesMeasured: ratios.length, lowestContrastRatio: ratios.length ? round(Math.min(...ratios), 2) : null }, flags);

@@ -2,7 +2,8 @@
 // the probability map becomes line boxes by thresholding, connected components and DB's "unclip" (the model shrinks
 // each text region when it learns it, so the found region is grown back by a margin proportional to its area/perimeter).
 import type { OcrBox } from '../engine.js';
-import type { ColourPicture, FloatTensor } from './tensor.js';
+import type { RgbPicture } from '../contrast.js';
+import type { FloatTensor } from './tensor.js';
 
 /** Pixels of the probability map above this are text. */
 const PIXEL_THRESHOLD = 0.3;
@@ -23,7 +24,7 @@ const STD = [0.225, 0.224, 0.229];
  * repeating the edge pixels: the detector is convolutional, so padding rather than resizing keeps its map in the
  * picture's own pixels (and costs nothing).
  */
-export function detectionInput(p: ColourPicture): FloatTensor {
+export function detectionInput(p: RgbPicture): FloatTensor {
   const w = Math.max(STRIDE, Math.ceil(p.width / STRIDE) * STRIDE);
   const h = Math.max(STRIDE, Math.ceil(p.height / STRIDE) * STRIDE);
   const plane = w * h;

@@ -2,7 +2,8 @@
 // probabilities out, read by greedy CTC decoding (best character per column, repeats merged, blanks dropped). The
 // columns of each character give the words their boxes.
 import type { OcrBox, OcrWord } from '../engine.js';
-import type { ColourPicture, FloatTensor } from './tensor.js';
+import type { RgbPicture } from '../contrast.js';
+import type { FloatTensor } from './tensor.js';
 
 /** The recogniser's input height, and the width narrower crops are padded to (PaddleOCR's rec_image_shape). */
 const INPUT_HEIGHT = 48;
@@ -16,7 +17,7 @@ const GAP_SPACE_PROBABILITY = 0.1;
 const COLUMN_PX = 8;
 
 /** The crop `box` of the picture resized to 48 px tall (bilinear), padded to MIN_INPUT_WIDTH; its resized width too. */
-export function recognitionInput(p: ColourPicture, box: OcrBox): { tensor: FloatTensor; width: number } {
+export function recognitionInput(p: RgbPicture, box: OcrBox): { tensor: FloatTensor; width: number } {
   const cw = box.x1 - box.x0;
   const ch = box.y1 - box.y0;
   const width = Math.max(1, Math.min(MAX_INPUT_WIDTH, Math.ceil((INPUT_HEIGHT * cw) / ch)));

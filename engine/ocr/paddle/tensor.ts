@@ -1,13 +1,7 @@
-// What the OCR models are handed and hand back: float tensors, and the colour picture they read.
+// What the OCR models are handed and hand back: float tensors (the colour picture they read is contrast.ts's RgbPicture).
 
 export interface FloatTensor {
   data: Float32Array;
   dims: number[];
 }
 
-/** Interleaved 8-bit RGB, `width` × `height`. */
-export interface ColourPicture {
-  rgb: Uint8Array;
-  width: number;
-  height: number;
-}

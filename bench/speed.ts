@@ -45,7 +45,7 @@ function ocrOf(stdout: string): string {
     const report = JSON.parse(stdout) as { gates: { gate: string; measurements?: Record<string, unknown> }[] };
     const m = report.gates.find((g) => g.measurements && 'samplesRead' in g.measurements)?.measurements;
     if (!m) return 'no OCR';
-    return `OCR reads ${String(m.samplesRead)} (${String(m.changeSamples)} at changes) + ${String(m.confirmations)} confirmations, ${String(m.textLines)} lines`;
+    return `OCR samples ${String(m.samplesRead)} (${String(m.changeSamples)} at changes): ${String(m.wholeReads)} whole reads, ${String(m.regionReads)} region reads, ${String(m.unchangedSamples)} unchanged; ${String(m.confirmations)} confirmations, ${String(m.startSearches)} start searches; ${String(m.textLines)} lines`;
   } catch {
     return 'report unreadable';
   }

@@ -137,17 +137,26 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
   return { args, video, legal, audio, text };
 }
 
-/** Cuts a byte stream into fixed-size records, copying each record so consumers may keep it. */
+/**
+ * Cuts a byte stream into fixed-size records that consumers may keep: each record is filled in place as its chunks
+ * arrive (every byte copied once; joining the chunks instead copied a 1.5 MB OCR frame a dozen times over).
+ */
 function recordReader(stream: Readable, size: number, onRecord: (record: Uint8Array) => void): void {
-  let pending: Buffer | null = null;
+  let record = new Uint8Array(size);
+  let filled = 0;
   stream.on('data', (chunk: Buffer) => {
-    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     let offset = 0;
-    while (buf.length - offset >= size) {
-      onRecord(new Uint8Array(buf.subarray(offset, offset + size)));
-      offset += size;
+    while (offset < chunk.length) {
+      const take = Math.min(size - filled, chunk.length - offset);
+      record.set(chunk.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      if (filled === size) {
+        onRecord(record);
+        record = new Uint8Array(size);
+        filled = 0;
+      }
     }
-    pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : null;
   });
 }
 

@@ -210,9 +210,17 @@ export interface TextSignals {
   pictureHeight: number;
   /** Seconds between fixed-rate samples (0 for a still picture). */
   sampleIntervalSeconds: number;
-  /** Whole-picture OCR calls: fixed-rate samples plus samples taken at picture changes. */
+  /** Frames sampled: fixed-rate samples plus samples taken at picture changes. */
   samples: number;
   changeSamples: number;
+  /** Whole-picture OCR calls (a sample where much of the picture changed since it was read). */
+  wholeReads: number;
+  /** OCR calls on the regions of a sample that changed since they were read (engine/ocr/changes.ts). */
+  regionReads: number;
+  /** Samples where nothing changed since it was read: their lines were kept without an OCR call. */
+  unchangedSamples: number;
+  /** Lines samples kept from the sample before (their pixels unchanged) instead of reading them again. */
+  keptLines: number;
   /** Crop OCR calls confirming the candidates of a sample on the next frame. */
   confirmations: number;
   /** Crop OCR calls on the frame before a sample, looking for lines that sample was the first to read (their start). */

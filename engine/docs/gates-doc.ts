@@ -93,6 +93,11 @@ function textInThePicture(): string[] {
       `Samples are read at a fixed rate, one a second, widening so that a programme gets at most 60 + duration/4 of them (one every 3 s for 10 minutes), so a long programme is sampled to its end, ` +
       'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',
     '',
+    'On video a sample reads only what changed since it was read: the picture is cut into 16×16 px cells, and a cell whose luma moved by more than 2 levels on average since the last reading of it has changed (a slow fade adds up until it is read). ' +
+      'Touching changed cells become a region, grown by 3 cells sideways and 1 up and down and then to the whole of every line it touches; the regions are read as crops and the lines elsewhere are kept from the sample before. ' +
+      'When the regions would cover more than half the picture (a cut, a pan, a fade) the whole picture is read; when nothing changed, nothing is read. ' +
+      'The same goes for confirming and dating: a kept line that was confirmed before is confirmed again where its pixels are the same on the next frame, and a new line whose pixels are the same on the frame before was on screen there. So OCR work follows the text on screen, not the clock.',
+    '',
     'Each sample is read in two steps: a text detector (PP-OCRv4 DB) finds the text lines of the colour picture, and a recogniser reads only the lines found (greedy CTC decoding over Latin letters, digits and punctuation), so a picture without text costs one detection pass. ' +
       'For the ink of each word (its tight box and contrast) the sample also becomes a polarity-free picture: the distance of every pixel from the local background (the median of 9×9 block medians; on video also the flat regions nearby, such as a caption\'s backing box).',
     '',
@@ -100,7 +105,7 @@ function textInThePicture(): string[] {
       'its width per character is that of set type and its letters are in one plausible case pattern; a line needs three letters or digits and an average confidence of ' +
       `${LINE_MIN_CONFIDENCE} % (${STILL_LINE_MIN_CONFIDENCE} % for a still image). On video a line counts only when the next frame of the stream, half a second later, reads it again in the same place: ` +
       'text persists, texture does not. Confirmed readings of the same words in the same place become one line with its time span, box and contrast; a reading that differs by a letter or two joins it only when one of the two was misread (its confirming frame read it differently), so captions that change in place stay apart. A line the previous sample read and confirmed counts without a second reading (it persisted, and ended before the confirming frame), and a line the previous sample did not show is looked for on the stream frame before the sample that first read it, so a line\'s start and end are known to within half a second rather than a whole sample interval. ' +
-      'The measurements of every text gate report what was read: samples, change samples, confirmations, start searches, unconfirmed lines and OCR timeouts.',
+      'The measurements of every text gate report what was read: samples, change samples, whole and region reads, unchanged samples, kept lines, confirmations, start searches, unconfirmed lines and OCR timeouts.',
     '',
   ];
 }

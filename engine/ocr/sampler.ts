@@ -4,10 +4,11 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { luma8, type ContrastMeasure, type RgbPicture } from './contrast.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, touchesAny, type ReadPlan } from './changes.js';
+import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture } from './engine.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture, type OcrRectangle } from './engine.js';
 import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import { unreadLines, type UnreadLine } from './unread.js';
@@ -50,26 +51,27 @@ export function ocrPictureSize(width: number, height: number, still: boolean): {
 interface Frame extends RgbPicture {
   index: number;
   atSeconds: number;
+  /** Its 8-bit luma, once computed. */
+  luma?: Uint8Array;
 }
+
+const lumaFor = (f: Frame): Uint8Array => (f.luma ??= lumaOf(f));
 
 /** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
-function ocrPictureOf(f: RgbPicture, still: boolean): OcrPicture {
-  const n = f.width * f.height;
-  const gray = new Uint8Array(n);
-  for (let i = 0, k = 0; i < n; i++, k += 3) gray[i] = luma8(f.rgb, k);
-  return localContrastPicture({ gray, width: f.width, height: f.height }, !still);
+function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
+  return localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still);
 }
 
-function thumbOf(f: RgbPicture): Float64Array {
+function thumbOf(f: Frame): Float64Array {
   const out = new Float64Array(THUMB_W * THUMB_H);
   const counts = new Uint32Array(THUMB_W * THUMB_H);
+  const luma = lumaFor(f);
+  const column = Uint16Array.from({ length: f.width }, (_, x) => Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / f.width)));
   for (let y = 0; y < f.height; y++) {
-    const ty = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / f.height));
-    for (let x = 0; x < f.width; x++) {
-      const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / f.width));
-      const k = (y * f.width + x) * 3;
-      out[ty * THUMB_W + tx] += luma8(f.rgb, k);
-      counts[ty * THUMB_W + tx]++;
+    const row = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / f.height)) * THUMB_W;
+    for (let x = 0, i = y * f.width; x < f.width; x++, i++) {
+      out[row + column[x]] += luma[i];
+      counts[row + column[x]]++;
     }
   }
   for (let i = 0; i < out.length; i++) out[i] /= Math.max(1, counts[i]);
@@ -126,6 +128,17 @@ function matchLine(line: TextLine, others: TextLine[]): TextLine | null {
   return best;
 }
 
+/** The crop read around `lines`: they may have moved by a few line heights. */
+function aroundRectangle(frame: RgbPicture, lines: TextLine[]): OcrRectangle {
+  const area = unionBox(lines.map((c) => c.box));
+  const pad = Math.max(...lines.map((c) => boxHeight(c.box))) * CONFIRM_MAX_SHIFT_HEIGHTS;
+  const left = Math.max(0, Math.floor(area.x0 - pad * 2));
+  const top = Math.max(0, Math.floor(area.y0 - pad));
+  return { left, top, width: Math.min(frame.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(frame.height, Math.ceil(area.y1 + pad)) - top };
+}
+
+const contains = (outer: OcrBox, inner: OcrBox) => outer.x0 <= inner.x0 && outer.y0 <= inner.y0 && outer.x1 >= inner.x1 && outer.y1 >= inner.y1;
+
 export interface TextSamplerOptions {
   width: number;
   height: number;
@@ -139,12 +152,17 @@ export interface TextSamplerOptions {
 interface Sampled {
   frame: Frame;
   lines: Promise<ReadLine[]>;
+  /** Its lines kept from the previous sample (their pixels did not change) that the previous sample confirmed: their
+   * reading holds on the next frame too where their pixels are still the same. */
+  trusted: Set<ReadLine>;
   /** The stream frame before it, when that frame was not read: new lines are looked for there too. */
   before: Frame | null;
   /** The previous sample. */
   prior: Sampled | null;
   /** Its lines the next frame read again, once its confirmation has run. */
   confirmed: ReadLine[];
+  /** The reading of the next frame its confirmation made, and where. */
+  confirmReading: { frameIndex: number; area: OcrBox; lines: TextLine[] } | null;
 }
 
 export class TextSampler {
@@ -156,6 +174,8 @@ export class TextSampler {
   private lastFixed = -Infinity;
   private changeInWindow = false;
   private sampledThumb: Float64Array | null = null;
+  private readonly grid: CellGrid;
+  private readonly reference: ReadReference;
   /** Lines read on the previous stream frame when it was sampled, awaiting confirmation on this one. */
   private pending: Sampled | null = null;
   /** The last stream frame, and whether it was sampled: the frame before a sample, where new lines may already show. */
@@ -168,12 +188,14 @@ export class TextSampler {
   private failure: unknown = null;
   private readonly observations: TextObservation[] = [];
   private readonly unread: UnreadLine[] = [];
-  private stats = { samples: 0, changeSamples: 0, confirmations: 0, startSearches: 0, unconfirmedLines: 0, ocrMs: 0 };
+  private stats = { samples: 0, wholeReads: 0, changeSamples: 0, regionReads: 0, unchangedSamples: 0, keptLines: 0, confirmations: 0, startSearches: 0, unconfirmedLines: 0, ocrMs: 0 };
 
   constructor(private readonly opts: TextSamplerOptions) {
     const still = opts.fps <= 0;
     this.intervalFrames = still ? 1 : Math.max(1, Math.round(ocrSampleInterval(opts.durationSeconds) * opts.fps));
     this.minChangeGap = still ? 1 : Math.max(1, Math.round(MIN_CHANGE_GAP_SECONDS * opts.fps));
+    this.grid = new CellGrid(opts.width, opts.height);
+    this.reference = new ReadReference(this.grid);
   }
 
   /** OCR calls queued or running; the decode pass pauses its pipe while this is high. */
@@ -198,10 +220,16 @@ export class TextSampler {
     if (sample === 'fixed' && still) {
       this.enqueue(async () => (await this.readWhole(frame, true)).forEach((line) => this.observe(frame, line, null, null)));
     } else if (sample) {
-      lines = this.enqueue(() => this.readWhole(frame, false));
+      // Which cells changed since they were read is decided here, in stream order, so readings never depend on timing.
+      const luma = lumaFor(frame);
+      const plan = this.grid.plan(this.reference.changedSinceRead(luma));
+      this.reference.markRead(luma, plan);
+      const prior = this.lastSample;
+      const trusted = new Set<ReadLine>();
+      lines = this.enqueue(() => this.readChanged(frame, plan, prior, trusted));
       // A change sample is the first frame that changed: the frame before it cannot show its new lines.
       const before = sample === 'fixed' && this.previous && !this.previous.sampled ? this.previous.frame : null;
-      this.pending = { frame, lines, before, prior: this.lastSample, confirmed: [] };
+      this.pending = { frame, lines, trusted, before, prior, confirmed: [], confirmReading: null };
       this.lastSample = this.pending;
     }
     this.previous = { frame, sampled: sample !== false };
@@ -209,7 +237,11 @@ export class TextSampler {
   }
 
   private shouldSample(frame: Frame): 'fixed' | 'change' | false {
-    if (this.opts.fps <= 0) return frame.index === 0 ? 'fixed' : false;
+    if (this.opts.fps <= 0) {
+      if (frame.index > 0) return false;
+      this.stats.samples++;
+      return 'fixed';
+    }
     const i = frame.index;
     const thumb = thumbOf(frame);
     let kind: 'fixed' | 'change' = 'fixed';
@@ -225,6 +257,7 @@ export class TextSampler {
     }
     this.lastSampled = i;
     this.sampledThumb = thumb;
+    this.stats.samples++;
     return kind;
   }
 
@@ -248,6 +281,34 @@ export class TextSampler {
     for (const wake of waiting) wake();
   }
 
+  /**
+   * Reads what changed since it was read: the whole frame, or only `plan`'s regions (grown to the lines they touch),
+   * keeping the previous sample's lines elsewhere (those it did not confirm are confirmed again like new ones). The
+   * previous sample's confirmation has run by now: samples are at least two stream frames apart.
+   */
+  private async readChanged(frame: Frame, cells: ReadPlan, prior: Sampled | null, trusted: Set<ReadLine>): Promise<ReadLine[]> {
+    const known = prior ? await prior.lines : [];
+    const plan = this.grid.withLines(cells, known.map((l) => l.box));
+    if (plan.whole) return this.readWhole(frame, false);
+    const kept = known.filter((line) => !touchesAny(line.box, plan.regions));
+    for (const line of kept) if (prior!.confirmed.includes(line)) trusted.add(line);
+    this.stats.keptLines += kept.length;
+    if (plan.regions.length === 0) {
+      this.stats.unchangedSamples++;
+      return kept;
+    }
+    const started = performance.now();
+    const found: TextLine[] = [];
+    for (const region of plan.regions) {
+      const read = await this.engine.recognise(frame, region);
+      if (read) found.push(...textLines(read, frame.height));
+      this.stats.regionReads++;
+    }
+    const fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
+    this.stats.ocrMs += performance.now() - started;
+    return [...kept, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  }
+
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
     const read = await this.engine.recognise(frame);
@@ -260,17 +321,13 @@ export class TextSampler {
     // The ink picture is made only when there are words to measure: most samples hold none.
     const result = lines.length ? tightened(lines, ink(), frame) : [];
     this.stats.ocrMs += performance.now() - started;
-    this.stats.samples++;
+    this.stats.wholeReads++;
     return result;
   }
 
   /** Reads `frame` around `lines` (a crop: the lines may have moved by a few line heights). */
   private async readAround(frame: Frame, lines: TextLine[]): Promise<TextLine[]> {
-    const area = unionBox(lines.map((c) => c.box));
-    const pad = Math.max(...lines.map((c) => boxHeight(c.box))) * CONFIRM_MAX_SHIFT_HEIGHTS;
-    const left = Math.max(0, Math.floor(area.x0 - pad * 2));
-    const top = Math.max(0, Math.floor(area.y0 - pad));
-    const rectangle = { left, top, width: Math.min(frame.width, Math.ceil(area.x1 + pad * 2)) - left, height: Math.min(frame.height, Math.ceil(area.y1 + pad)) - top };
+    const rectangle = aroundRectangle(frame, lines);
     const started = performance.now();
     const read = await this.engine.recognise(frame, rectangle);
     const found = read ? textLines(read, frame.height) : [];
@@ -302,8 +359,16 @@ export class TextSampler {
     let again: TextLine[];
     if (nextWhole) again = await nextWhole;
     else {
-      again = await this.readAround(next, candidates);
-      this.stats.confirmations++;
+      // A kept line (read and confirmed before) whose pixels are the same on the next frame reads the same there.
+      const same = candidates.filter((l) => sampled.trusted.has(l) && this.grid.sameWithin(lumaFor(frame), lumaFor(next), l.box));
+      const toRead = candidates.filter((l) => !same.includes(l));
+      again = same;
+      if (toRead.length) {
+        const lines = await this.readAround(next, toRead);
+        sampled.confirmReading = { frameIndex: next.index, area: rectangleBox(aroundRectangle(next, toRead)), lines };
+        again = [...same, ...lines];
+        this.stats.confirmations++;
+      }
     }
     const confirmed = sampled.confirmed;
     const confirmedAt = new Map<TextObservation, ReadLine>();
@@ -320,11 +385,27 @@ export class TextSampler {
     const prior = sampled.prior ? await sampled.prior.lines : [];
     const fresh = confirmed.filter((line) => matchLine(line, prior) === null);
     if (fresh.length === 0) return;
-    const earlier = await this.readAround(sampled.before, fresh);
-    this.stats.startSearches++;
-    const seenBefore = new Set(fresh.filter((line) => matchLine(line, earlier) !== null));
+    const before = sampled.before;
+    // A line whose pixels are the same on the frame before was on screen there.
+    const seenBefore = new Set(fresh.filter((line) => this.grid.sameWithin(lumaFor(before), lumaFor(frame), line.box)));
+    const unknown = fresh.filter((line) => !seenBefore.has(line));
+    if (unknown.length) {
+      for (const line of await this.readBefore(sampled, before, unknown)) seenBefore.add(line);
+    }
     // An earlier sighting dates the line and nothing else: where it was and how it looked come from the sample.
-    for (const [o, line] of confirmedAt) if (seenBefore.has(line)) o.seenFromSeconds = sampled.before.atSeconds;
+    for (const [o, line] of confirmedAt) if (seenBefore.has(line)) o.seenFromSeconds = before.atSeconds;
+  }
+
+  /** The `lines` read again on `before`: the previous sample's confirming reading when it was of that frame and covered them (no second read). */
+  private async readBefore(sampled: Sampled, before: Frame, lines: ReadLine[]): Promise<ReadLine[]> {
+    const known = sampled.prior?.confirmReading;
+    let earlier: TextLine[];
+    if (known && known.frameIndex === before.index && contains(known.area, rectangleBox(aroundRectangle(before, lines)))) earlier = known.lines;
+    else {
+      earlier = await this.readAround(before, lines);
+      this.stats.startSearches++;
+    }
+    return lines.filter((line) => matchLine(line, earlier) !== null);
   }
 
   private frameBox(b: OcrBox): FrameBox {

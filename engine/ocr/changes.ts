@@ -1,0 +1,207 @@
+// Where the OCR picture changed since it was last read (issue 16: OCR work scales with the text on screen, not with
+// the clock). The same pixels read the same words, so a sample reads only the regions whose pixels moved since they
+// were read, and keeps the earlier reading everywhere else. Change is judged per 16 × 16 cell on 8-bit luma against
+// the luma each cell had when it was read, so a slow fade adds up until it is read rather than slipping by a little at
+// a time.
+import { luma8, type RgbPicture } from './contrast.js';
+import type { OcrBox, OcrRectangle } from './engine.js';
+
+/** Cell side, px of the OCR picture. */
+export const CELL = 16;
+/** A cell changed when its mean absolute luma difference exceeds this (a glyph swapped in a cell moves it by 10+;
+ * a static picture's coding noise stays under 1). */
+const CELL_MEAN_LEVELS = 2;
+/** Changed regions are grown by this many cells: the detector needs the background around a line to find it, and a
+ * changed word's line runs on sideways past a word gap. */
+const REGION_MARGIN_CELLS = { x: 3, y: 1 };
+/** Past this share of the picture a whole reading costs about what the regions would. */
+const MAX_REGION_SHARE = 0.5;
+/** More regions than this are read as the one rectangle around them all. */
+const MAX_REGIONS = 4;
+
+/** The picture's 8-bit luma, computed once per frame. */
+export function lumaOf(p: RgbPicture): Uint8Array {
+  const n = p.width * p.height;
+  const out = new Uint8Array(n);
+  for (let i = 0, k = 0; i < n; i++, k += 3) out[i] = luma8(p.rgb, k);
+  return out;
+}
+
+const overlaps = (a: OcrBox, b: OcrBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.top, x1: r.left + r.width, y1: r.top + r.height });
+
+/** Whether `box` touches any of `regions`. */
+export const touchesAny = (box: OcrBox, regions: OcrRectangle[]) => regions.some((r) => overlaps(box, rectangleBox(r)));
+
+/** What a sample reads: the whole picture, or only these rectangles (none: nothing changed). */
+export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[] };
+
+export class CellGrid {
+  readonly columns: number;
+  readonly rows: number;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.columns = Math.ceil(width / CELL);
+    this.rows = Math.ceil(height / CELL);
+  }
+
+  /** Cells (row-major flags) where `a` and `b` differ, only within `box` when given. */
+  changedCells(a: Uint8Array, b: Uint8Array, box?: OcrBox): Uint8Array {
+    const flags = new Uint8Array(this.columns * this.rows);
+    const [c0, r0, c1, r1] = box ? this.cellSpan(box) : [0, 0, this.columns, this.rows];
+    for (let r = r0; r < r1; r++) {
+      const y0 = r * CELL;
+      const y1 = Math.min(this.height, y0 + CELL);
+      for (let c = c0; c < c1; c++) {
+        const x0 = c * CELL;
+        const x1 = Math.min(this.width, x0 + CELL);
+        let sum = 0;
+        for (let y = y0; y < y1; y++) {
+          const row = y * this.width;
+          for (let i = row + x0; i < row + x1; i++) sum += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+        }
+        if (sum > CELL_MEAN_LEVELS * (y1 - y0) * (x1 - x0)) flags[r * this.columns + c] = 1;
+      }
+    }
+    return flags;
+  }
+
+  /** Whether `a` and `b` are the same picture within `box` (every cell it touches unchanged). */
+  sameWithin(a: Uint8Array, b: Uint8Array, box: OcrBox): boolean {
+    return !this.changedCells(a, b, box).includes(1);
+  }
+
+  /** The regions of `changed` cells: each group of touching changed cells grown by a cell; the whole picture when they would cover much of it. */
+  plan(changed: Uint8Array): ReadPlan {
+    return this.planOf(mergedOverlapping(this.groups(changed).map((g) => this.grown(g, REGION_MARGIN_CELLS))));
+  }
+
+  /** `plan` with each region grown to the whole of every known line it touches (`lines`, whose reading it replaces). */
+  withLines(plan: ReadPlan, lines: OcrBox[]): ReadPlan {
+    if (plan.whole || lines.length === 0) return plan;
+    let regions = plan.regions.map(rectangleBox);
+    for (let grew = true; grew; ) {
+      grew = false;
+      regions = mergedOverlapping(regions).map((r) => {
+        const box = lines.filter((l) => overlaps(l, r)).reduce((acc, l) => union(acc, this.padded(l)), r);
+        if (box.x0 < r.x0 || box.y0 < r.y0 || box.x1 > r.x1 || box.y1 > r.y1) grew = true;
+        return box;
+      });
+    }
+    return this.planOf(regions);
+  }
+
+  private planOf(boxes: OcrBox[]): ReadPlan {
+    const regions = boxes.length > MAX_REGIONS ? [boxes.reduce(union)] : boxes;
+    const area = regions.reduce((sum, r) => sum + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
+    if (area > MAX_REGION_SHARE * this.width * this.height) return { whole: true };
+    return { whole: false, regions: regions.map((r) => ({ left: r.x0, top: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 })) };
+  }
+
+  private cellSpan(box: OcrBox): [number, number, number, number] {
+    const clamp = (v: number, hi: number) => Math.max(0, Math.min(hi, v));
+    return [
+      clamp(Math.floor(box.x0 / CELL), this.columns),
+      clamp(Math.floor(box.y0 / CELL), this.rows),
+      clamp(Math.ceil(box.x1 / CELL), this.columns),
+      clamp(Math.ceil(box.y1 / CELL), this.rows),
+    ];
+  }
+
+  /** A line box grown by a cell, within the picture. */
+  private padded(b: OcrBox): OcrBox {
+    return this.clipped({ x0: b.x0 - CELL, y0: b.y0 - CELL, x1: b.x1 + CELL, y1: b.y1 + CELL });
+  }
+
+  private clipped(b: OcrBox): OcrBox {
+    return { x0: Math.max(0, Math.floor(b.x0)), y0: Math.max(0, Math.floor(b.y0)), x1: Math.min(this.width, Math.ceil(b.x1)), y1: Math.min(this.height, Math.ceil(b.y1)) };
+  }
+
+  private grown(cells: OcrBox, margin: { x: number; y: number }): OcrBox {
+    return this.clipped({ x0: (cells.x0 - margin.x) * CELL, y0: (cells.y0 - margin.y) * CELL, x1: (cells.x1 + margin.x) * CELL, y1: (cells.y1 + margin.y) * CELL });
+  }
+
+  /** Bounding boxes (in cells, end exclusive) of the 8-connected groups of changed cells. */
+  private groups(changed: Uint8Array): OcrBox[] {
+    const seen = new Uint8Array(changed.length);
+    const out: OcrBox[] = [];
+    const stack: number[] = [];
+    for (let start = 0; start < changed.length; start++) {
+      if (!changed[start] || seen[start]) continue;
+      const box = { x0: this.columns, y0: this.rows, x1: 0, y1: 0 };
+      seen[start] = 1;
+      stack.push(start);
+      while (stack.length) {
+        const i = stack.pop()!;
+        const c = i % this.columns;
+        const r = (i - c) / this.columns;
+        box.x0 = Math.min(box.x0, c);
+        box.y0 = Math.min(box.y0, r);
+        box.x1 = Math.max(box.x1, c + 1);
+        box.y1 = Math.max(box.y1, r + 1);
+        for (let dr = -1; dr <= 1; dr++) {
+          for (let dc = -1; dc <= 1; dc++) {
+            const [nr, nc] = [r + dr, c + dc];
+            if (nr < 0 || nc < 0 || nr >= this.rows || nc >= this.columns) continue;
+            const j = nr * this.columns + nc;
+            if (changed[j] && !seen[j]) {
+              seen[j] = 1;
+              stack.push(j);
+            }
+          }
+        }
+      }
+      out.push(box);
+    }
+    return out;
+  }
+}
+
+function union(a: OcrBox, b: OcrBox): OcrBox {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+function mergedOverlapping(boxes: OcrBox[]): OcrBox[] {
+  const out: OcrBox[] = [];
+  for (const box of boxes) {
+    let merged = box;
+    for (let i = out.length - 1; i >= 0; i--) {
+      if (overlaps(out[i], merged)) {
+        merged = union(out[i], merged);
+        out.splice(i, 1);
+      }
+    }
+    out.push(merged);
+  }
+  // A merge can make a box reach one it did not touch before.
+  return out.length < boxes.length ? mergedOverlapping(out) : out;
+}
+
+/** The reference: each cell's luma as it was when it was last read. */
+export class ReadReference {
+  private luma: Uint8Array | null = null;
+
+  constructor(private readonly grid: CellGrid) {}
+
+  /** Cells of `luma` that differ from what was read there (all of them before the first reading). */
+  changedSinceRead(luma: Uint8Array): Uint8Array {
+    if (!this.luma) return new Uint8Array(this.grid.columns * this.grid.rows).fill(1);
+    return this.grid.changedCells(luma, this.luma);
+  }
+
+  /** Records that `luma` was read in `plan`'s regions (all of it for a whole reading). */
+  markRead(luma: Uint8Array, plan: ReadPlan): void {
+    if (plan.whole || !this.luma) {
+      this.luma = luma.slice();
+      return;
+    }
+    const { width } = this.grid;
+    for (const r of plan.regions) {
+      for (let y = r.top; y < r.top + r.height; y++) this.luma.set(luma.subarray(y * width + r.left, y * width + r.left + r.width), y * width + r.left);
+    }
+  }
+}

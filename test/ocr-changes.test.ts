@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { CELL, CellGrid, ReadReference } from '../engine/ocr/changes.js';
+
+const W = 320;
+const H = 192;
+
+function picture(fill = 100): Uint8Array {
+  return new Uint8Array(W * H).fill(fill);
+}
+
+function paint(p: Uint8Array, x0: number, y0: number, x1: number, y1: number, value: number): Uint8Array {
+  const out = p.slice();
+  for (let y = y0; y < y1; y++) out.fill(value, y * W + x0, y * W + x1);
+  return out;
+}
+
+describe('OCR change regions (engine/ocr/changes.ts)', () => {
+  const grid = new CellGrid(W, H);
+
+  it('reads the whole picture first, then nothing while the pixels stay put', () => {
+    const reference = new ReadReference(grid);
+    const first = picture();
+    const plan = grid.plan(reference.changedSinceRead(first));
+    expect(plan.whole).toBe(true);
+    reference.markRead(first, plan);
+    // Coding noise: every pixel off by one level.
+    const noisy = first.map((v, i) => v + (i % 2));
+    expect(grid.plan(reference.changedSinceRead(noisy))).toEqual({ whole: false, regions: [] });
+  });
+
+  it('reads a changed word as a region grown sideways more than up and down, and the whole picture when most of it changed', () => {
+    const reference = new ReadReference(grid);
+    const base = picture();
+    reference.markRead(base, { whole: true });
+    const word = paint(base, 100, 64, 140, 80, 250);
+    const plan = grid.plan(reference.changedSinceRead(word));
+    expect(plan.whole).toBe(false);
+    if (plan.whole) return;
+    expect(plan.regions).toHaveLength(1);
+    const [r] = plan.regions;
+    expect(r.left).toBeLessThanOrEqual(100 - 3 * CELL + CELL);
+    expect(r.left + r.width).toBeGreaterThanOrEqual(140 + 2 * CELL);
+    expect(r.top).toBeLessThanOrEqual(64 - CELL);
+    expect(r.top + r.height).toBeLessThanOrEqual(80 + 2 * CELL);
+    expect(grid.plan(reference.changedSinceRead(paint(base, 0, 0, W, 150, 20))).whole).toBe(true);
+  });
+
+  it('grows a region to the whole of a known line it touches, so the line is read again in one piece', () => {
+    const base = picture();
+    const changed = grid.changedCells(paint(base, 200, 100, 216, 116, 250), base);
+    const line = { x0: 40, y0: 96, x1: 230, y1: 120 };
+    const plan = grid.withLines(grid.plan(changed), [line, { x0: 10, y0: 10, x1: 60, y1: 30 }]);
+    expect(plan.whole).toBe(false);
+    if (plan.whole) return;
+    expect(plan.regions).toHaveLength(1);
+    const [r] = plan.regions;
+    expect(r.left).toBeLessThanOrEqual(line.x0);
+    expect(r.left + r.width).toBeGreaterThanOrEqual(line.x1);
+    // The line far from the change is not read.
+    expect(r.top).toBeGreaterThan(30);
+  });
+
+  it('accumulates a slow fade against what was read, rather than against the last frame', () => {
+    const reference = new ReadReference(grid);
+    const base = picture(100);
+    reference.markRead(base, { whole: true });
+    let regionFound = false;
+    for (let step = 1; step <= 5 && !regionFound; step++) {
+      const faded = paint(base, 0, 0, 48, 48, 100 + step);
+      const plan = grid.plan(reference.changedSinceRead(faded));
+      regionFound = !plan.whole && plan.regions.length > 0;
+    }
+    expect(regionFound).toBe(true);
+  });
+
+  it('tells the same pixels within a box from changed ones', () => {
+    const base = picture();
+    const other = paint(base, 150, 150, 170, 170, 0);
+    expect(grid.sameWithin(base, other, { x0: 0, y0: 0, x1: 100, y1: 100 })).toBe(true);
+    expect(grid.sameWithin(base, other, { x0: 140, y0: 140, x1: 200, y1: 180 })).toBe(false);
+  });
+});

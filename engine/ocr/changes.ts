@@ -193,6 +193,11 @@ export class ReadReference {
     return this.grid.changedCells(luma, this.luma);
   }
 
+  /** A reading that timed out read nothing: the next sample reads the whole picture again. */
+  forget(): void {
+    this.luma = null;
+  }
+
   /** Records that `luma` was read in `plan`'s regions (all of it for a whole reading). */
   markRead(luma: Uint8Array, plan: ReadPlan): void {
     if (plan.whole || !this.luma) {

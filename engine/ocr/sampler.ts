@@ -302,6 +302,7 @@ export class TextSampler {
     for (const region of plan.regions) {
       const read = await this.engine.recognise(frame, region);
       if (read) found.push(...textLines(read, frame.height));
+      else this.reference.forget();
       this.stats.regionReads++;
     }
     const fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
@@ -312,6 +313,7 @@ export class TextSampler {
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
     const read = await this.engine.recognise(frame);
+    if (!read) this.reference.forget();
     const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
     const lines = read ? textLines(read, frame.height, minConfidence) : [];
     // On video, lettering that is never read surely is left to the samples that read it.

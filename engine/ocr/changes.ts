@@ -11,9 +11,9 @@ export const CELL = 16;
 /** A cell changed when its mean absolute luma difference exceeds this (a glyph swapped in a cell moves it by 10+;
  * a static picture's coding noise stays under 1). */
 const CELL_MEAN_LEVELS = 2;
-/** Changed regions are grown by this many cells: the detector needs the background around a line to find it, and a
- * changed word's line runs on sideways past a word gap. */
-const REGION_MARGIN_CELLS = { x: 3, y: 1 };
+/** Changed regions are grown by this many cells: the detector sees far around a line (a crop edge or a pointer close
+ * to the words changes what it finds), and a changed word's line runs on sideways past a word gap. */
+const REGION_MARGIN_CELLS = { x: 4, y: 3 };
 /** Past this share of the picture a whole reading costs about what the regions would. */
 const MAX_REGION_SHARE = 0.5;
 /** More regions than this are read as the one rectangle around them all. */
@@ -80,19 +80,15 @@ export class CellGrid {
     return this.planOf(mergedOverlapping(this.groups(changed).map((g) => this.grown(g, REGION_MARGIN_CELLS))));
   }
 
-  /** `plan` with each region grown to the whole of every known line it touches (`lines`, whose reading it replaces). */
+  /**
+   * `plan` checked against the known lines (`lines`, read before): a region touching one is read as the whole picture.
+   * The detector sees far around a line, so a crop reads a line it cuts through, or one with a pointer passing close,
+   * differently from the whole picture (split at a word gap, a glyph lost or gained); a line is only ever read whole.
+   */
   withLines(plan: ReadPlan, lines: OcrBox[]): ReadPlan {
-    if (plan.whole || lines.length === 0) return plan;
-    let regions = plan.regions.map(rectangleBox);
-    for (let grew = true; grew; ) {
-      grew = false;
-      regions = mergedOverlapping(regions).map((r) => {
-        const box = lines.filter((l) => overlaps(l, r)).reduce((acc, l) => union(acc, this.padded(l)), r);
-        if (box.x0 < r.x0 || box.y0 < r.y0 || box.x1 > r.x1 || box.y1 > r.y1) grew = true;
-        return box;
-      });
-    }
-    return this.planOf(regions);
+    if (plan.whole) return plan;
+    const near = lines.map((l) => this.padded(l));
+    return plan.regions.some((r) => near.some((l) => overlaps(l, rectangleBox(r)))) ? { whole: true } : plan;
   }
 
   private planOf(boxes: OcrBox[]): ReadPlan {
@@ -112,9 +108,10 @@ export class CellGrid {
     ];
   }
 
-  /** A line box grown by a cell, within the picture. */
+  /** A line box grown by the region margin, within the picture. */
   private padded(b: OcrBox): OcrBox {
-    return this.clipped({ x0: b.x0 - CELL, y0: b.y0 - CELL, x1: b.x1 + CELL, y1: b.y1 + CELL });
+    const [x, y] = [REGION_MARGIN_CELLS.x * CELL, REGION_MARGIN_CELLS.y * CELL];
+    return this.clipped({ x0: b.x0 - x, y0: b.y0 - y, x1: b.x1 + x, y1: b.y1 + y });
   }
 
   private clipped(b: OcrBox): OcrBox {

@@ -152,15 +152,15 @@ export interface TextSamplerOptions {
 interface Sampled {
   frame: Frame;
   lines: Promise<ReadLine[]>;
-  /** Its lines kept from the previous sample (their pixels did not change) that the previous sample confirmed: their
-   * reading holds on the next frame too where their pixels are still the same. */
-  trusted: Set<ReadLine>;
+  /** Its lines kept from the previous sample (their pixels did not change) that the previous sample confirmed, with the
+   * reading that confirmed them: it holds on the next frame too where their pixels are still the same. */
+  trusted: Map<ReadLine, TextLine>;
   /** The stream frame before it, when that frame was not read: new lines are looked for there too. */
   before: Frame | null;
   /** The previous sample. */
   prior: Sampled | null;
-  /** Its lines the next frame read again, once its confirmation has run. */
-  confirmed: ReadLine[];
+  /** Its lines the next frame read again, with that reading, once its confirmation has run. */
+  confirmed: Map<ReadLine, TextLine>;
   /** The reading of the next frame its confirmation made, and where. */
   confirmReading: { frameIndex: number; area: OcrBox; lines: TextLine[] } | null;
 }
@@ -225,11 +225,11 @@ export class TextSampler {
       const plan = this.grid.plan(this.reference.changedSinceRead(luma));
       this.reference.markRead(luma, plan);
       const prior = this.lastSample;
-      const trusted = new Set<ReadLine>();
+      const trusted = new Map<ReadLine, TextLine>();
       lines = this.enqueue(() => this.readChanged(frame, plan, prior, trusted));
       // A change sample is the first frame that changed: the frame before it cannot show its new lines.
       const before = sample === 'fixed' && this.previous && !this.previous.sampled ? this.previous.frame : null;
-      this.pending = { frame, lines, trusted, before, prior, confirmed: [], confirmReading: null };
+      this.pending = { frame, lines, trusted, before, prior, confirmed: new Map(), confirmReading: null };
       this.lastSample = this.pending;
     }
     this.previous = { frame, sampled: sample !== false };
@@ -286,12 +286,15 @@ export class TextSampler {
    * keeping the previous sample's lines elsewhere (those it did not confirm are confirmed again like new ones). The
    * previous sample's confirmation has run by now: samples are at least two stream frames apart.
    */
-  private async readChanged(frame: Frame, cells: ReadPlan, prior: Sampled | null, trusted: Set<ReadLine>): Promise<ReadLine[]> {
+  private async readChanged(frame: Frame, cells: ReadPlan, prior: Sampled | null, trusted: Map<ReadLine, TextLine>): Promise<ReadLine[]> {
     const known = prior ? await prior.lines : [];
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
     const kept = known.filter((line) => !touchesAny(line.box, plan.regions));
-    for (const line of kept) if (prior!.confirmed.includes(line)) trusted.add(line);
+    for (const line of kept) {
+      const match = prior!.confirmed.get(line);
+      if (match) trusted.set(line, match);
+    }
     this.stats.keptLines += kept.length;
     if (plan.regions.length === 0) {
       this.stats.unchangedSamples++;
@@ -358,34 +361,33 @@ export class TextSampler {
     const { frame } = sampled;
     const candidates = await sampled.lines;
     if (candidates.length === 0) return;
-    let again: TextLine[];
+    // A kept line (read and confirmed before) whose pixels are the same on the next frame reads there as it did then.
+    const same = new Map<ReadLine, TextLine>();
+    if (!nextWhole) {
+      for (const [line, match] of sampled.trusted) if (this.grid.sameWithin(lumaFor(frame), lumaFor(next), line.box)) same.set(line, match);
+    }
+    let again: TextLine[] = [];
+    const toRead = candidates.filter((l) => !same.has(l));
     if (nextWhole) again = await nextWhole;
-    else {
-      // A kept line (read and confirmed before) whose pixels are the same on the next frame reads the same there.
-      const same = candidates.filter((l) => sampled.trusted.has(l) && this.grid.sameWithin(lumaFor(frame), lumaFor(next), l.box));
-      const toRead = candidates.filter((l) => !same.includes(l));
-      again = same;
-      if (toRead.length) {
-        const lines = await this.readAround(next, toRead);
-        sampled.confirmReading = { frameIndex: next.index, area: rectangleBox(aroundRectangle(next, toRead)), lines };
-        again = [...same, ...lines];
-        this.stats.confirmations++;
-      }
+    else if (toRead.length) {
+      again = await this.readAround(next, toRead);
+      sampled.confirmReading = { frameIndex: next.index, area: rectangleBox(aroundRectangle(next, toRead)), lines: again };
+      this.stats.confirmations++;
     }
     const confirmed = sampled.confirmed;
     const confirmedAt = new Map<TextObservation, ReadLine>();
-    const persisting = sampled.prior?.confirmed ?? [];
+    const persisting = [...(sampled.prior?.confirmed.keys() ?? [])];
     for (const line of candidates) {
-      const match = matchLine(line, again);
+      const match = same.get(line) ?? matchLine(line, again);
       if (match) {
         confirmedAt.set(this.observe(frame, line, next, match), line);
-        confirmed.push(line);
+        confirmed.set(line, match);
       } else if (matchLine(line, persisting)) this.observe(frame, line, null, null);
       else this.stats.unconfirmedLines++;
     }
-    if (!sampled.before || confirmed.length === 0) return;
+    if (!sampled.before || confirmed.size === 0) return;
     const prior = sampled.prior ? await sampled.prior.lines : [];
-    const fresh = confirmed.filter((line) => matchLine(line, prior) === null);
+    const fresh = [...confirmed.keys()].filter((line) => matchLine(line, prior) === null);
     if (fresh.length === 0) return;
     const before = sampled.before;
     // A line whose pixels are the same on the frame before was on screen there.
@@ -439,7 +441,7 @@ export class TextSampler {
     if (last && !this.failure) {
       // The last sample has no next frame: its lines that persisted from the sample before are kept.
       for (const line of await last.lines) {
-        if (matchLine(line, last.prior?.confirmed ?? [])) this.observe(last.frame, line, null, null);
+        if (matchLine(line, [...(last.prior?.confirmed.keys() ?? [])])) this.observe(last.frame, line, null, null);
         else this.stats.unconfirmedLines++;
       }
     }

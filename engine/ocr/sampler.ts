@@ -87,8 +87,6 @@ function changedShare(a: Float64Array, b: Float64Array): number {
 /** A read line with word boxes shrunk to their ink and the contrast of that ink (first readings only). */
 interface ReadLine extends TextLine {
   contrast: ContrastMeasure | null;
-  /** Where its strokes are (pixel indices of strong ink in its word boxes), on first readings. */
-  strokes: Uint32Array | null;
 }
 
 /** The detector's map fades at the picture's edges: the ink of a line's end words is looked for this share of the
@@ -109,41 +107,11 @@ function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | 
     });
     const box = unionBox(words.map((w) => w.box));
     const contrast = frame ? lineContrast(frame, prepared, faint ? null : box, line.words.map((w) => w.box)) : null;
-    return { ...line, words, box, contrast, strokes: frame ? strokesOf(prepared, words.map((w) => w.box)) : null };
+    return { ...line, words, box, contrast };
   });
 }
 
 const center = (b: OcrBox) => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
-
-/** Ink this dark in the prepared picture is a stroke's core (its anti-aliased edges blend with what is behind). */
-const STROKE_CORE = 64;
-/** Strokes kept per line at most (every k-th), and the fewest that tell anything. */
-const MAX_STROKE_PIXELS = 4096;
-const MIN_STROKE_PIXELS = 48;
-/** A line's strokes are unchanged when their luma moved by at most this on average. */
-const STROKE_MEAN_LEVELS = 3;
-
-function strokesOf(prepared: OcrPicture, boxes: OcrBox[]): Uint32Array | null {
-  const found: number[] = [];
-  for (const b of boxes) {
-    for (let y = Math.max(0, Math.floor(b.y0)); y < Math.min(prepared.height, Math.ceil(b.y1)); y++) {
-      for (let x = Math.max(0, Math.floor(b.x0)); x < Math.min(prepared.width, Math.ceil(b.x1)); x++) {
-        const i = y * prepared.width + x;
-        if (prepared.gray[i] < STROKE_CORE) found.push(i);
-      }
-    }
-  }
-  if (found.length < MIN_STROKE_PIXELS) return null;
-  const step = Math.ceil(found.length / MAX_STROKE_PIXELS);
-  return Uint32Array.from(found.filter((_, k) => k % step === 0));
-}
-
-/** Whether the strokes of a line are where they were: the same type, whatever moves behind it. */
-function strokesUnchanged(strokes: Uint32Array, a: Uint8Array, b: Uint8Array): boolean {
-  let sum = 0;
-  for (const i of strokes) sum += Math.abs(a[i] - b[i]);
-  return sum <= STROKE_MEAN_LEVELS * strokes.length;
-}
 
 /** The reading of `line` in a neighbouring sample: the most similar text close enough to it. */
 function matchLine(line: TextLine, others: TextLine[]): TextLine | null {
@@ -394,13 +362,9 @@ export class TextSampler {
     const candidates = await sampled.lines;
     if (candidates.length === 0) return;
     // A kept line (read and confirmed before) whose pixels are the same on the next frame reads there as it did then.
-    // A new line whose strokes are all still there persisted: type over a moving picture need not be read again.
     const same = new Map<ReadLine, TextLine>();
     if (!nextWhole) {
       for (const [line, match] of sampled.trusted) if (this.grid.sameWithin(lumaFor(frame), lumaFor(next), line.box)) same.set(line, match);
-      for (const line of candidates) {
-        if (!same.has(line) && line.strokes && strokesUnchanged(line.strokes, lumaFor(frame), lumaFor(next))) same.set(line, sampled.trusted.get(line) ?? line);
-      }
     }
     let again: TextLine[] = [];
     const toRead = candidates.filter((l) => !same.has(l));

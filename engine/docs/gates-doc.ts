@@ -94,8 +94,8 @@ function textInThePicture(): string[] {
       'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',
     '',
     'On video a sample reads only what changed since it was read: the picture is cut into 16×16 px cells, and a cell whose luma moved by more than 2 levels on average since the last reading of it has changed (a slow fade adds up until it is read). ' +
-      'Touching changed cells become a region, grown by 3 cells sideways and 1 up and down and then to the whole of every line it touches; the regions are read as crops and the lines elsewhere are kept from the sample before. ' +
-      'When the regions would cover more than half the picture (a cut, a pan, a fade) the whole picture is read; when nothing changed, nothing is read. ' +
+      'Touching changed cells become a region, grown by 4 cells sideways and 3 up and down; regions where no line was read are read as crops and the lines elsewhere are kept from the sample before. ' +
+      'A region near a line already read, or regions covering more than half the picture (a cut, a pan, a fade), make the whole picture read (a crop reads a line it cuts, or one with a pointer beside it, differently); when nothing changed, nothing is read. ' +
       'The same goes for confirming and dating: a kept line that was confirmed before is confirmed again where its pixels are the same on the next frame, and a new line whose pixels are the same on the frame before was on screen there. So OCR work follows the text on screen, not the clock.',
     '',
     'Each sample is read in two steps: a text detector (PP-OCRv4 DB) finds the text lines of the colour picture, and a recogniser reads only the lines found (greedy CTC decoding over Latin letters, digits and punctuation), so a picture without text costs one detection pass. ' +

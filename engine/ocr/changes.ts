@@ -5,6 +5,7 @@
 // a time.
 import { luma8, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrRectangle } from './engine.js';
+import { boxesOverlap } from './words.js';
 
 /** Cell side, px of the OCR picture. */
 export const CELL = 16;
@@ -27,12 +28,9 @@ export function lumaOf(p: RgbPicture): Uint8Array {
   return out;
 }
 
-const overlaps = (a: OcrBox, b: OcrBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
 export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.top, x1: r.left + r.width, y1: r.top + r.height });
 
-/** Whether `box` touches any of `regions`. */
-export const touchesAny = (box: OcrBox, regions: OcrRectangle[]) => regions.some((r) => overlaps(box, rectangleBox(r)));
 
 /** What a sample reads: the whole picture, or only these rectangles (none: nothing changed). */
 export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[] };
@@ -88,7 +86,7 @@ export class CellGrid {
   withLines(plan: ReadPlan, lines: OcrBox[]): ReadPlan {
     if (plan.whole) return plan;
     const near = lines.map((l) => this.padded(l));
-    return plan.regions.some((r) => near.some((l) => overlaps(l, rectangleBox(r)))) ? { whole: true } : plan;
+    return plan.regions.some((r) => near.some((l) => boxesOverlap(l, rectangleBox(r)))) ? { whole: true } : plan;
   }
 
   private planOf(boxes: OcrBox[]): ReadPlan {
@@ -167,7 +165,7 @@ function mergedOverlapping(boxes: OcrBox[]): OcrBox[] {
   for (const box of boxes) {
     let merged = box;
     for (let i = out.length - 1; i >= 0; i--) {
-      if (overlaps(out[i], merged)) {
+      if (boxesOverlap(out[i], merged)) {
         merged = union(out[i], merged);
         out.splice(i, 1);
       }

@@ -4,7 +4,7 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { CellGrid, lumaOf, ReadReference, rectangleBox, touchesAny, type ReadPlan } from './changes.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
@@ -290,7 +290,8 @@ export class TextSampler {
     const known = prior ? await prior.lines : [];
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
-    const kept = known.filter((line) => !touchesAny(line.box, plan.regions));
+    // No region comes near a known line (withLines reads those whole), so every known line is kept.
+    const kept = known;
     for (const line of kept) {
       const match = prior!.confirmed.get(line);
       if (match) trusted.set(line, match);

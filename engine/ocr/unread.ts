@@ -4,7 +4,7 @@
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
 import type { OcrLine, OcrPicture } from './engine.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
-import { countAlnum, type TextLine } from './words.js';
+import { boxesOverlap, countAlnum, type TextLine } from './words.js';
 
 /** The detector's mean text probability over the region: surely lettering. */
 const MIN_DETECTION_SCORE = 0.9;
@@ -25,7 +25,6 @@ export interface UnreadLine {
   contrast: ContrastMeasure | null;
 }
 
-const overlaps = (a: UnreadLine['box'], b: UnreadLine['box']) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
 /** `prepared` gives the ink picture of the frame (engine/ocr/prepare.ts), made only when some lettering is unread. */
 export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture, prepared: () => OcrPicture): UnreadLine[] {
@@ -35,7 +34,7 @@ export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture
     const [w, h] = [box.x1 - box.x0, box.y1 - box.y0];
     const guess = line.words.map((word) => word.text.trim()).join(' ');
     if ((line.detectionScore ?? 0) < MIN_DETECTION_SCORE || h < MIN_HEIGHT_PX || w < h * MIN_ASPECT) continue;
-    if (countAlnum(guess) < MIN_GUESS_CHARS || kept.some((k) => overlaps(k.box, box))) continue;
+    if (countAlnum(guess) < MIN_GUESS_CHARS || kept.some((k) => boxesOverlap(k.box, box))) continue;
     const guessConfidence = line.words.reduce((s, word) => s + word.confidence, 0) / Math.max(1, line.words.length);
     if (guessConfidence < MIN_GUESS_CONFIDENCE) continue;
     // Measured as read text is: its ink against the pixels around it, or within its box when too faint to be ink.

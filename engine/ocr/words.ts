@@ -48,6 +48,8 @@ export function boxHeight(b: OcrBox): number {
   return b.y1 - b.y0;
 }
 
+export const boxesOverlap = (a: OcrBox, b: OcrBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
 export function unionBox(boxes: OcrBox[]): OcrBox {
   return {
     x0: Math.min(...boxes.map((b) => b.x0)),

@@ -1,8 +1,9 @@
 // Our BS.1770 / EBU R 128 meter against EBU Tech 3341 and Tech 3342 test signals, synthesised with the bundled
 // ffmpeg (aevalsrc, float PCM) or, for the 192 kHz true-peak cases, in JS. Every signal is fed in uneven chunks.
 import { describe, expect, it } from 'vitest';
-import { highPassCoefficients, shelfCoefficients, type Biquad } from '../engine/audio/k-weighting.js';
+import { highPassCoefficients, KWeightingFilter, shelfCoefficients, type Biquad } from '../engine/audio/k-weighting.js';
 import { channelWeights, LoudnessMeter } from '../engine/audio/loudness.js';
+import { TruePeakDetector } from '../engine/audio/true-peak.js';
 import type { LoudnessMeasurements } from '../engine/types.js';
 import { renderPcm } from './helpers/media.js';
 
@@ -113,6 +114,38 @@ describe('K-weighting', () => {
       expect(Math.abs(response(44_100, hz) - response(48_000, hz))).toBeLessThan(0.05);
       expect(Math.abs(response(96_000, hz) - response(48_000, hz))).toBeLessThan(0.05);
     }
+  });
+});
+
+describe('meter kernels', () => {
+  const noise = (length: number, seed: number): Float32Array => {
+    let state = seed;
+    return Float32Array.from({ length }, () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 1_073_741_824 - 1;
+    });
+  };
+
+  it('filters two channels in one loop to the same bits as one at a time, across chunks', () => {
+    const left = noise(10_000, 1);
+    const right = noise(10_000, 2);
+    const single = [new KWeightingFilter(48_000), new KWeightingFilter(48_000)];
+    const paired = [new KWeightingFilter(48_000), new KWeightingFilter(48_000)];
+    const sums = new Float64Array(2);
+    for (const [start, end] of [[0, 4_321], [4_321, 4_322], [4_322, 10_000]]) {
+      paired[0].sumsOfSquaresWith(paired[1], left, right, start, end, sums);
+      expect(sums[0]).toBe(single[0].sumOfSquares(left, start, end));
+      expect(sums[1]).toBe(single[1].sumOfSquares(right, start, end));
+    }
+  });
+
+  it('reads the true peak beside a NaN sample, which it ignores', () => {
+    const samples = noise(5_000, 3).map((value) => value * 0.25);
+    samples[4_000] = 0.9;
+    samples[4_001] = Number.NaN;
+    const detector = new TruePeakDetector(48_000);
+    expect(detector.push(samples)).toBe(Math.fround(0.9));
+    expect(detector.linearPeak).toBeGreaterThanOrEqual(Math.fround(0.9));
   });
 });
 

@@ -127,6 +127,9 @@ export class LoudnessMeter {
   private readonly sampleRate: number;
   private readonly weights: number[];
   private readonly filters: KWeightingFilter[];
+  /** The channels with a weight (LFE has none), filtered two at a time. */
+  private readonly weighted: number[];
+  private readonly pairSums = new Float64Array(2);
   private readonly truePeaks: TruePeakDetector[];
   private readonly energies = new EnergyLog();
   private samplePeak = 0;
@@ -142,6 +145,7 @@ export class LoudnessMeter {
     // Dual mono: the one channel is heard from two loudspeakers, i.e. counted twice.
     this.weights = channelNames.length === 1 && opts.dualMono ? [2 * channelWeights(channelNames)[0]] : channelWeights(channelNames);
     this.filters = channelNames.map(() => new KWeightingFilter(sampleRate));
+    this.weighted = this.weights.flatMap((weight, c) => (weight > 0 ? [c] : []));
     this.truePeaks = channelNames.map(() => new TruePeakDetector(sampleRate));
     this.subBlockEnd = this.subBlockBoundary(1);
   }
@@ -154,12 +158,28 @@ export class LoudnessMeter {
     let position = 0;
     while (position < length) {
       const end = Math.min(length, position + this.subBlockEnd - this.samplesSeen);
-      for (let c = 0; c < channels.length; c++) {
-        if (this.weights[c] > 0) this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], position, end);
-      }
+      this.addEnergy(channels, position, end);
       this.samplesSeen += end - position;
       position = end;
       if (this.samplesSeen === this.subBlockEnd) this.closeSubBlock();
+    }
+  }
+
+  /** Adds the weighted K-weighted energy of every channel's samples [start, end), in channel order. */
+  private addEnergy(channels: Float32Array[], start: number, end: number): void {
+    const weighted = this.weighted;
+    const sums = this.pairSums;
+    let k = 0;
+    for (; k + 1 < weighted.length; k += 2) {
+      const c = weighted[k];
+      const d = weighted[k + 1];
+      this.filters[c].sumsOfSquaresWith(this.filters[d], channels[c], channels[d], start, end, sums);
+      this.subBlockEnergy += this.weights[c] * sums[0];
+      this.subBlockEnergy += this.weights[d] * sums[1];
+    }
+    if (k < weighted.length) {
+      const c = weighted[k];
+      this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], start, end);
     }
   }
 

@@ -400,7 +400,7 @@ class ChannelScanner {
     const sampleOffset = firstSample - from;
     for (let i = from; i < to; i++) {
       let x = data[i];
-      let a = x < 0 ? -x : x;
+      let a = Math.abs(x);
       if (!(a < Infinity)) {
         x = 0;
         a = 0;

@@ -94,7 +94,8 @@ export class TruePeakDetector {
   /** Null at 192 kHz and above, where the samples themselves are the oversampled signal. */
   private readonly interpolator: FoldedInterpolator | null;
   private readonly historyLength = TAPS - 1;
-  private buffer: Float64Array;
+  /** History then the chunk; Float32 like the samples, so a chunk is copied in whole and nothing is rounded. */
+  private buffer: Float32Array;
   /** Largest |x| of each BLOCK-long segment of `buffer`, filled while a chunk is copied in. */
   private segments: Float64Array;
   private peak = 0;
@@ -102,7 +103,7 @@ export class TruePeakDetector {
   constructor(sampleRate: number) {
     const factor = oversamplingFactor(sampleRate);
     this.interpolator = factor === 1 ? null : foldInterpolator(factor);
-    this.buffer = new Float64Array(this.historyLength + 4096);
+    this.buffer = new Float32Array(this.historyLength + 4096);
     this.segments = new Float64Array(Math.ceil(this.buffer.length / BLOCK));
   }
 
@@ -110,7 +111,7 @@ export class TruePeakDetector {
   push(samples: Float32Array): number {
     const needed = this.historyLength + samples.length;
     if (this.buffer.length < needed) {
-      const grown = new Float64Array(Math.max(needed, 2 * this.buffer.length));
+      const grown = new Float32Array(Math.max(needed, 2 * this.buffer.length));
       grown.set(this.buffer.subarray(0, this.historyLength));
       this.buffer = grown;
       this.segments = new Float64Array(Math.ceil(grown.length / BLOCK));
@@ -123,7 +124,7 @@ export class TruePeakDetector {
 
   /** Largest absolute value so far, linear, including the points between the last samples and the silence after them. */
   get linearPeak(): number {
-    const tail = new Float64Array(this.historyLength + HALF_LENGTH);
+    const tail = new Float32Array(this.historyLength + HALF_LENGTH);
     tail.set(this.buffer.subarray(0, this.historyLength));
     return this.scan(tail, tail.length, this.peak, segmentMaxima(tail, tail.length));
   }
@@ -132,31 +133,15 @@ export class TruePeakDetector {
   private copyIn(samples: Float32Array, needed: number): number {
     const buffer = this.buffer;
     const segments = this.segments;
-    const history = this.historyLength;
-    let samplesHighest = 0;
-    let samplesLowest = 0;
-    for (let start = 0, segment = 0; start < needed; start += BLOCK, segment++) {
-      const end = Math.min(start + BLOCK, needed);
-      let highest = 0;
-      let lowest = 0;
-      for (let i = start; i < history && i < end; i++) {
-        const value = buffer[i];
-        if (value > highest) highest = value;
-        if (value < lowest) lowest = value;
-      }
-      let chunkHighest = 0;
-      let chunkLowest = 0;
-      for (let i = Math.max(start, history); i < end; i++) {
-        const value = samples[i - history];
-        buffer[i] = value;
-        if (value > chunkHighest) chunkHighest = value;
-        if (value < chunkLowest) chunkLowest = value;
-      }
-      if (chunkHighest > samplesHighest) samplesHighest = chunkHighest;
-      if (chunkLowest < samplesLowest) samplesLowest = chunkLowest;
-      segments[segment] = Math.max(highest, -lowest, chunkHighest, -chunkLowest);
+    buffer.set(samples, this.historyLength);
+    let samplesPeak = maxAbs(buffer, this.historyLength, Math.min(BLOCK, needed));
+    segments[0] = Math.max(samplesPeak, maxAbs(buffer, 0, Math.min(this.historyLength, needed)));
+    for (let start = BLOCK, segment = 1; start < needed; start += BLOCK, segment++) {
+      const highest = maxAbs(buffer, start, Math.min(start + BLOCK, needed));
+      segments[segment] = highest;
+      if (highest > samplesPeak) samplesPeak = highest;
     }
-    return Math.max(samplesHighest, -samplesLowest);
+    return samplesPeak;
   }
 
   /**
@@ -164,7 +149,7 @@ export class TruePeakDetector {
    * Blocks whose largest |x| under the taps cannot beat `peak` even after interpolation are skipped (an exact bound).
    * Block b's centres reach buffer[b·BLOCK, b·BLOCK + BLOCK + TAPS - 1): segment b and the start of segment b+1.
    */
-  private scan(buffer: Float64Array, length: number, peak: number, segments: Float64Array): number {
+  private scan(buffer: Float32Array, length: number, peak: number, segments: Float64Array): number {
     const first = HALF_LENGTH - 1;
     const last = length - HALF_LENGTH - 1;
     if (this.interpolator === null) return Math.max(peak, maxAbs(buffer, first, last + 1));
@@ -187,28 +172,43 @@ export class TruePeakDetector {
   }
 }
 
-function segmentMaxima(buffer: Float64Array, length: number): Float64Array {
+function segmentMaxima(buffer: Float32Array, length: number): Float64Array {
   const segments = new Float64Array(Math.ceil(length / BLOCK));
   for (let segment = 0; segment < segments.length; segment++) segments[segment] = maxAbs(buffer, segment * BLOCK, Math.min(length, (segment + 1) * BLOCK));
   return segments;
 }
 
-function maxAbs(buffer: Float64Array, from: number, to: number): number {
-  let highest = 0;
-  let lowest = 0;
-  for (let i = from; i < to; i++) {
-    const value = buffer[i];
-    if (value > highest) highest = value;
-    if (value < lowest) lowest = value;
+/** Largest |x| of buffer[from, to); NaN samples are ignored. */
+function maxAbs(buffer: Float32Array, from: number, to: number): number {
+  // Math.max over Math.abs, four at a time, runs about twice as fast in V8 as comparing each sample in turn,
+  // but a NaN poisons it.
+  let h0 = 0, h1 = 0, h2 = 0, h3 = 0;
+  let i = from;
+  for (; i + 3 < to; i += 4) {
+    h0 = Math.max(h0, Math.abs(buffer[i]));
+    h1 = Math.max(h1, Math.abs(buffer[i + 1]));
+    h2 = Math.max(h2, Math.abs(buffer[i + 2]));
+    h3 = Math.max(h3, Math.abs(buffer[i + 3]));
   }
-  return Math.max(highest, -lowest);
+  for (; i < to; i++) h0 = Math.max(h0, Math.abs(buffer[i]));
+  const highest = Math.max(h0, h1, h2, h3);
+  return highest === highest ? highest : maxAbsOfNumbers(buffer, from, to);
+}
+
+function maxAbsOfNumbers(buffer: Float32Array, from: number, to: number): number {
+  let highest = 0;
+  for (let i = from; i < to; i++) {
+    const value = Math.abs(buffer[i]);
+    if (value > highest) highest = value;
+  }
+  return highest;
 }
 
 /**
  * Largest |value| among the samples buffer[first .. last] and the interpolated points after each.
  * Unrolled for HALF_LENGTH = 8: this loop is most of the meter's cost, and V8 runs it about twice as fast unrolled.
  */
-function interpolatedPeak(interpolator: FoldedInterpolator, buffer: Float64Array, first: number, last: number): number {
+function interpolatedPeak(interpolator: FoldedInterpolator, buffer: Float32Array, first: number, last: number): number {
   const { pairSum, pairDiff, mid: midTaps } = interpolator;
   const p0 = pairSum[0], p1 = pairSum[1], p2 = pairSum[2], p3 = pairSum[3], p4 = pairSum[4], p5 = pairSum[5], p6 = pairSum[6], p7 = pairSum[7];
   const q0 = pairDiff[0], q1 = pairDiff[1], q2 = pairDiff[2], q3 = pairDiff[3], q4 = pairDiff[4], q5 = pairDiff[5], q6 = pairDiff[6], q7 = pairDiff[7];

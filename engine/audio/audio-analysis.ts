@@ -7,7 +7,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LoudnessMeasurements } from '../types.js';
-import { Deinterleaver, InterleavedMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { deinterleave, Deinterleaver, PcmMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import type { MeterWorkerMessage } from './meter-worker.js';
 import type { AudioStats } from './stats.js';
 
 /** Programmes at least this long are measured in worker threads (below it, starting two workers costs more than it saves). */
@@ -38,22 +39,22 @@ export interface AudioAnalysis {
 }
 
 class InThreadAnalysis implements AudioAnalysis {
-  private readonly loudness: InterleavedMeter<'loudness'>;
-  private readonly stats: InterleavedMeter<'stats'>;
+  private readonly loudness: PcmMeter<'loudness'>;
+  private readonly stats: PcmMeter<'stats'>;
   private readonly split: Deinterleaver;
   readonly where = 'main';
   readonly behind = false;
 
   constructor(opts: PcmMeterOptions) {
-    this.loudness = new InterleavedMeter('loudness', opts);
-    this.stats = new InterleavedMeter('stats', opts);
+    this.loudness = new PcmMeter('loudness', opts);
+    this.stats = new PcmMeter('stats', opts);
     this.split = new Deinterleaver(opts.channels);
   }
 
   push(interleaved: Float32Array): void {
     const planar = this.split.planar(interleaved);
-    this.loudness.pushPlanar(planar);
-    this.stats.pushPlanar(planar);
+    this.loudness.push(planar);
+    this.stats.push(planar);
   }
 
   whenCaughtUp(): Promise<void> {
@@ -67,9 +68,9 @@ class InThreadAnalysis implements AudioAnalysis {
   async abort(): Promise<void> {}
 }
 
-/** A batch of frames shared by the two threads, back in the pool once both have measured it. */
+/** A batch of frames shared by the two threads, one plane per channel, back in the pool once both have measured it. */
 interface Batch {
-  frames: Float32Array;
+  planes: Float32Array[];
   readers: number;
 }
 
@@ -112,9 +113,10 @@ class MeterThread<R> {
     return this.sent.length;
   }
 
-  send(batch: Batch, length: number): void {
+  send(batch: Batch, frames: number): void {
     this.sent.push(batch);
-    this.worker.postMessage({ batch: length === batch.frames.length ? batch.frames : batch.frames.subarray(0, length) });
+    const message: MeterWorkerMessage = { planes: batch.planes.map((plane) => (frames === plane.length ? plane : plane.subarray(0, frames))) };
+    this.worker.postMessage(message);
   }
 
   async finish(): Promise<R> {
@@ -135,7 +137,9 @@ class WorkerAnalysis implements AudioAnalysis {
   readonly where = 'threads';
   private readonly loudness: MeterThread<LoudnessMeasurements>;
   private readonly stats: MeterThread<AudioStats>;
-  private readonly batchFloats: number;
+  private readonly channels: number;
+  /** Frames of one batch. */
+  private readonly batchFrames: number;
   /** Batches both threads have measured, to be filled again: memory stays a few batches whatever the duration. */
   private readonly pool: Batch[] = [];
   private batch: Batch;
@@ -150,7 +154,8 @@ class WorkerAnalysis implements AudioAnalysis {
     const failed = () => this.wake();
     this.loudness = new MeterThread('loudness', opts, measured, failed);
     this.stats = new MeterThread('stats', opts, measured, failed);
-    this.batchFloats = batchFloats(opts.channels);
+    this.channels = opts.channels;
+    this.batchFrames = batchFloats(opts.channels) / opts.channels;
     this.batch = this.nextBatch();
   }
 
@@ -158,14 +163,17 @@ class WorkerAnalysis implements AudioAnalysis {
     return Math.max(this.loudness.queued, this.stats.queued) >= MAX_QUEUED_BATCHES;
   }
 
+  /** Splits the frames into the batch's planes as it copies them in: once for both threads. */
   push(interleaved: Float32Array): void {
+    const channels = this.channels;
+    const frames = Math.floor(interleaved.length / channels);
     let offset = 0;
-    while (offset < interleaved.length) {
-      const take = Math.min(interleaved.length - offset, this.batchFloats - this.filled);
-      this.batch.frames.set(interleaved.subarray(offset, offset + take), this.filled);
+    while (offset < frames) {
+      const take = Math.min(frames - offset, this.batchFrames - this.filled);
+      deinterleave(interleaved.subarray(offset * channels, (offset + take) * channels), this.batch.planes, this.filled);
       this.filled += take;
       offset += take;
-      if (this.filled === this.batchFloats) this.dispatch();
+      if (this.filled === this.batchFrames) this.dispatch();
     }
   }
 
@@ -205,7 +213,11 @@ class WorkerAnalysis implements AudioAnalysis {
   }
 
   private nextBatch(): Batch {
-    return this.pool.pop() ?? { frames: new Float32Array(new SharedArrayBuffer(this.batchFloats * Float32Array.BYTES_PER_ELEMENT)), readers: 0 };
+    const pooled = this.pool.pop();
+    if (pooled) return pooled;
+    const shared = new SharedArrayBuffer(this.batchFrames * this.channels * Float32Array.BYTES_PER_ELEMENT);
+    const planes = Array.from({ length: this.channels }, (_, c) => new Float32Array(shared, c * this.batchFrames * Float32Array.BYTES_PER_ELEMENT, this.batchFrames));
+    return { planes, readers: 0 };
   }
 }
 

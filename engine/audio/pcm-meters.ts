@@ -1,7 +1,7 @@
 // The two meters the decode pass feeds with float PCM, behind one interface: the loudness meter (K-weighting,
-// gating, true peak) and the statistics accumulator (clipping, envelope, stereo, beeps). Interleaved frames go in,
-// each meter gets them as planar channels; the planar buffers are reused from chunk to chunk (the meters keep
-// nothing of what they are given), so an hour of PCM leaves no garbage behind.
+// gating, true peak) and the statistics accumulator (clipping, envelope, stereo, beeps). The decoder's interleaved
+// frames are split into planar channels once, for both meters; the planar buffers are reused from chunk to chunk (the
+// meters keep nothing of what they are given), so an hour of PCM leaves no garbage behind.
 import type { AudioStats } from './stats.js';
 import { AudioStatsAccumulator } from './stats.js';
 import { LoudnessMeter } from './loudness.js';
@@ -20,6 +20,26 @@ interface Meter {
   push(planar: Float32Array[]): void;
 }
 
+/** Writes the whole frames of `interleaved` into `planes` (one per channel) from frame `at` on. */
+export function deinterleave(interleaved: Float32Array, planes: Float32Array[], at: number): void {
+  const channels = planes.length;
+  const frames = Math.floor(interleaved.length / channels);
+  if (channels === 1) planes[0].set(interleaved.subarray(0, frames), at);
+  else if (channels === 2) {
+    const left = planes[0];
+    const right = planes[1];
+    for (let i = 0, k = 0; i < frames; i++, k += 2) {
+      left[at + i] = interleaved[k];
+      right[at + i] = interleaved[k + 1];
+    }
+  } else {
+    for (let c = 0; c < channels; c++) {
+      const plane = planes[c];
+      for (let i = 0, k = c; i < frames; i++, k += channels) plane[at + i] = interleaved[k];
+    }
+  }
+}
+
 /** Splits interleaved frames into reusable planar buffers. */
 export class Deinterleaver {
   private planes: Float32Array[] = [];
@@ -31,32 +51,17 @@ export class Deinterleaver {
     const frames = Math.floor(interleaved.length / channels);
     if (this.planes.length === 0 || this.planes[0].length < frames) this.planes = Array.from({ length: channels }, () => new Float32Array(frames));
     const planar = this.planes.map((plane) => plane.subarray(0, frames));
-    if (channels === 1) planar[0].set(interleaved.subarray(0, frames));
-    else if (channels === 2) {
-      const left = planar[0];
-      const right = planar[1];
-      for (let i = 0, k = 0; i < frames; i++, k += 2) {
-        left[i] = interleaved[k];
-        right[i] = interleaved[k + 1];
-      }
-    } else {
-      for (let c = 0; c < channels; c++) {
-        const plane = planar[c];
-        for (let i = 0, k = c; i < frames; i++, k += channels) plane[i] = interleaved[k];
-      }
-    }
+    deinterleave(interleaved, planar, 0);
     return planar;
   }
 }
 
-/** One meter fed with interleaved frames; `result` is the meter's own result (LoudnessMeasurements or AudioStats). */
-export class InterleavedMeter<K extends MeterKind> {
+/** One meter fed with planar channels; `result` is the meter's own result (LoudnessMeasurements or AudioStats). */
+export class PcmMeter<K extends MeterKind> {
   private readonly meter: Meter;
   private readonly finishMeter: () => K extends 'loudness' ? LoudnessMeasurements : AudioStats;
-  private readonly split: Deinterleaver;
 
   constructor(kind: K, opts: PcmMeterOptions) {
-    this.split = new Deinterleaver(opts.channels);
     if (kind === 'loudness') {
       const meter = new LoudnessMeter({ sampleRate: opts.sampleRate, channelNames: opts.channelNames, dualMono: opts.channels === 1 });
       this.meter = meter;
@@ -68,12 +73,7 @@ export class InterleavedMeter<K extends MeterKind> {
     }
   }
 
-  push(interleaved: Float32Array): void {
-    this.meter.push(this.split.planar(interleaved));
-  }
-
-  /** The frames already split into channels. */
-  pushPlanar(planar: Float32Array[]): void {
+  push(planar: Float32Array[]): void {
     this.meter.push(planar);
   }
 

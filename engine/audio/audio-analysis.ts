@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LoudnessMeasurements } from '../types.js';
-import { deinterleave, Deinterleaver, PcmMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { deinterleave, Deinterleaver, PcmMeter, planesOf, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
 import type { MeterWorkerMessage } from './meter-worker.js';
 import type { AudioStats } from './stats.js';
 
@@ -70,6 +70,8 @@ class InThreadAnalysis implements AudioAnalysis {
 
 /** A batch of frames shared by the two threads, one plane per channel, back in the pool once both have measured it. */
 interface Batch {
+  /** The whole shared buffer: the planes end to end. */
+  floats: Float32Array;
   planes: Float32Array[];
   readers: number;
 }
@@ -115,7 +117,7 @@ class MeterThread<R> {
 
   send(batch: Batch, frames: number): void {
     this.sent.push(batch);
-    const message: MeterWorkerMessage = { planes: batch.planes.map((plane) => (frames === plane.length ? plane : plane.subarray(0, frames))) };
+    const message: MeterWorkerMessage = { batch: batch.floats, frames };
     this.worker.postMessage(message);
   }
 
@@ -215,9 +217,8 @@ class WorkerAnalysis implements AudioAnalysis {
   private nextBatch(): Batch {
     const pooled = this.pool.pop();
     if (pooled) return pooled;
-    const shared = new SharedArrayBuffer(this.batchFrames * this.channels * Float32Array.BYTES_PER_ELEMENT);
-    const planes = Array.from({ length: this.channels }, (_, c) => new Float32Array(shared, c * this.batchFrames * Float32Array.BYTES_PER_ELEMENT, this.batchFrames));
-    return { planes, readers: 0 };
+    const floats = new Float32Array(new SharedArrayBuffer(this.batchFrames * this.channels * Float32Array.BYTES_PER_ELEMENT));
+    return { floats, planes: planesOf(floats, this.channels, this.batchFrames), readers: 0 };
   }
 }
 

@@ -2,17 +2,21 @@
 // acknowledges each once measured (the parent's back-pressure), and answers `finish` with the result (the parent
 // then ends the thread).
 import { parentPort, workerData } from 'node:worker_threads';
-import { PcmMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { PcmMeter, planesOf, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
 
-/** A batch is one view per channel of a SharedArrayBuffer that both meter threads read; it is not written again until both have acknowledged it. */
-export type MeterWorkerMessage = { planes: Float32Array[] } | { finish: true };
+/**
+ * A batch is a SharedArrayBuffer that both meter threads read, one plane per channel of batch.length / channels
+ * floats, of which the first `frames` are filled; it is not written again until both have acknowledged it. (One
+ * array per message: posting an array of views costs the sender several times as much.)
+ */
+export type MeterWorkerMessage = { batch: Float32Array; frames: number } | { finish: true };
 
 const { kind, options } = workerData as { kind: MeterKind; options: PcmMeterOptions };
 const meter = new PcmMeter(kind, options);
 const port = parentPort!;
 port.on('message', (message: MeterWorkerMessage) => {
-  if ('planes' in message) {
-    meter.push(message.planes);
+  if ('batch' in message) {
+    meter.push(planesOf(message.batch, options.channels, message.frames));
     port.postMessage({ done: true });
   } else {
     port.postMessage({ result: meter.result() });

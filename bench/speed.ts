@@ -64,9 +64,15 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
 const f = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-/** `minutes` defaults to 1 and 10 (PREFLIGHT_BENCH_MINUTES=1,10,60 adds the hour); PREFLIGHT_BENCH_MEDIA=screen-720p,... picks files. */
+const PROFILES = ['default', 'technical'] as const;
+
+/**
+ * `minutes` defaults to 1 and 10 (PREFLIGHT_BENCH_MINUTES=1,10,60 adds the hour); PREFLIGHT_BENCH_MEDIA=screen-720p,...
+ * picks files; PREFLIGHT_BENCH_PROFILES=technical picks profiles (an hour with OCR takes most of an hour).
+ */
 export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINUTES ?? '1,10').split(',').map(Number)): Promise<void> {
   const only = process.env.PREFLIGHT_BENCH_MEDIA?.split(',');
+  const profiles = PROFILES.filter((p) => process.env.PREFLIGHT_BENCH_PROFILES?.split(',').includes(p) ?? true);
   const kinds = (
     [
       { kind: 'pattern', height: 720 },
@@ -85,7 +91,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         console.log(`${mediaLabel(media)}: skipped (${missing})`);
         continue;
       }
-      for (const profile of ['default', 'technical'] as const) {
+      for (const profile of profiles) {
         const row = await measure(media, profile);
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
@@ -96,7 +102,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
     }
   }
   for (const k of kinds) {
-    for (const profile of ['default', 'technical'] as const) {
+    for (const profile of profiles) {
       const same = rows.filter((r) => r.media.kind === k.kind && r.media.height === k.height && r.profile === profile);
       if (same.length < 2) continue;
       const ratios = same.map((r) => r.ratio);

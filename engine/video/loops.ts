@@ -53,14 +53,60 @@ function lastAtOrBelow(list: number[], value: number): number {
   return found;
 }
 
+/** Frames per slab of {@link Thumbnails}. */
+const SLAB_BITS = 12;
+const SLAB_FRAMES = 1 << SLAB_BITS;
+
+/**
+ * Every frame's thumbnail, kept for the whole file, in slabs of SLAB_FRAMES: a typed array of its own per frame costs
+ * about half as much again in object overhead, and an hour has over 100 000 frames.
+ */
+class Thumbnails {
+  private readonly slabs: Uint8Array[] = [];
+  size = 0;
+  length = 0;
+
+  push(thumb: Uint8Array): void {
+    if (this.length === 0) this.size = thumb.length;
+    if (thumb.length !== this.size) throw new RangeError(`thumbnail of ${thumb.length} bytes, expected ${this.size}`);
+    if ((this.length & (SLAB_FRAMES - 1)) === 0) this.slabs.push(new Uint8Array(SLAB_FRAMES * this.size));
+    this.slabs[this.length >> SLAB_BITS].set(thumb, this.offset(this.length));
+    this.length++;
+  }
+
+  /** The slab holding frame i's thumbnail, which starts at {@link offset}(i). */
+  slab(i: number): Uint8Array {
+    return this.slabs[i >> SLAB_BITS];
+  }
+
+  offset(i: number): number {
+    return (i & (SLAB_FRAMES - 1)) * this.size;
+  }
+}
+
+/** Every frame's 64-bit hash as two 32-bit words, in a typed array grown by doubling. */
+class Hashes {
+  words = new Uint32Array(2 * 1024);
+
+  set(i: number, hi: number, lo: number): void {
+    if (2 * i + 1 >= this.words.length) {
+      const grown = new Uint32Array(2 * this.words.length);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    this.words[2 * i] = hi;
+    this.words[2 * i + 1] = lo;
+  }
+}
+
 /**
  * Feed every frame in order; a repeat is frame j matching frame i (j − i ≥ the minimum gap) and the match continuing
  * along the diagonal. Candidates come from four 16-bit bands of a 64-bit hash (a match within 6 bits shares at least
  * one band exactly) and are confirmed on 24×24 thumbnails.
  */
 export class RepeatFinder {
-  private readonly hashes: number[] = [];
-  private readonly thumbs: Uint8Array[] = [];
+  private readonly hashes = new Hashes();
+  private readonly thumbs = new Thumbnails();
   private readonly bands: Map<number, number[]>[] = [new Map(), new Map(), new Map(), new Map()];
   private active = new Map<number, Run>();
   private readonly found: RepeatedSequence[] = [];
@@ -82,7 +128,7 @@ export class RepeatFinder {
   /** `moving`: the frame differs from its predecessor (a still or black frame is loop_freeze's freeze territory). */
   push(hashHi: number, hashLo: number, thumb: Uint8Array, moving: boolean): void {
     const j = this.thumbs.length;
-    this.hashes.push(hashHi, hashLo);
+    this.hashes.set(j, hashHi, hashLo);
     this.thumbs.push(thumb);
     const next = new Map<number, Run>();
     if (moving) {
@@ -104,7 +150,7 @@ export class RepeatFinder {
   }
 
   private bandKey(i: number, b: number): number {
-    const word = this.hashes[2 * i + (b >> 1)];
+    const word = this.hashes.words[2 * i + (b >> 1)];
     return b & 1 ? word >>> 16 : word & 0xffff;
   }
 
@@ -143,40 +189,45 @@ export class RepeatFinder {
   }
 
   private hashDistance(a: number, b: number): number {
-    const h = this.hashes;
+    const h = this.hashes.words;
     return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
   }
 
   /** Mean absolute difference of two thumbnails, or Infinity when over `giveUpAbove` or a cell is over `cellMax`. */
   private thumbDistance(a: number, b: number, giveUpAbove = Infinity, cellMax = Infinity): number {
-    const ta = this.thumbs[a];
-    const tb = this.thumbs[b];
+    const { size } = this.thumbs;
+    const ta = this.thumbs.slab(a);
+    const tb = this.thumbs.slab(b);
+    const oa = this.thumbs.offset(a);
+    const ob = this.thumbs.offset(b);
     // The answer does not depend on the order the cells are read in, so the likeliest misfits are read first.
     if (cellMax !== Infinity && b === this.probeFrame) {
       const probe = this.probeCells;
-      for (let k = 0; k < probe.length; k++) if (Math.abs(ta[probe[k]] - tb[probe[k]]) > cellMax) return Infinity;
+      for (let k = 0; k < probe.length; k++) if (Math.abs(ta[oa + probe[k]] - tb[ob + probe[k]]) > cellMax) return Infinity;
     }
-    const limit = giveUpAbove * ta.length;
+    const limit = giveUpAbove * size;
     let s = 0;
-    for (let k = 0; k < ta.length; k++) {
-      const d = Math.abs(ta[k] - tb[k]);
+    for (let k = 0; k < size; k++) {
+      const d = Math.abs(ta[oa + k] - tb[ob + k]);
       if (d > cellMax) return Infinity;
       s += d;
       if (s > limit) return Infinity;
     }
-    return s / ta.length;
+    return s / size;
   }
 
   /** The PROBE_CELLS cells of frame j's thumbnail that changed most from frame j − 1. */
   private pickProbeCells(j: number): void {
     this.probeFrame = -1;
     if (j === 0) return;
-    const now = this.thumbs[j];
-    const before = this.thumbs[j - 1];
+    const now = this.thumbs.slab(j);
+    const before = this.thumbs.slab(j - 1);
+    const nowAt = this.thumbs.offset(j);
+    const beforeAt = this.thumbs.offset(j - 1);
     const probe = this.probeCells;
     const change = this.probeChange.fill(-1);
-    for (let k = 0; k < now.length; k++) {
-      const d = Math.abs(now[k] - before[k]);
+    for (let k = 0; k < this.thumbs.size; k++) {
+      const d = Math.abs(now[nowAt + k] - before[beforeAt + k]);
       if (d <= change[PROBE_CELLS - 1]) continue;
       let at = PROBE_CELLS - 1;
       while (at > 0 && change[at - 1] < d) {

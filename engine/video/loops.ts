@@ -38,21 +38,6 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** Index of the last element ≤ value in an ascending list, or −1. */
-function lastAtOrBelow(list: number[], value: number): number {
-  let lo = 0;
-  let hi = list.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] <= value) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 /** Frames per slab of {@link Thumbnails}. */
 const SLAB_BITS = 12;
 const SLAB_FRAMES = 1 << SLAB_BITS;
@@ -99,6 +84,39 @@ class Hashes {
   }
 }
 
+/** Hash bands indexed, and the values a band can take. */
+const BANDS = 4;
+const BAND_VALUES = 1 << 16;
+
+/**
+ * The frames filed under each value of each 16-bit hash band, newest first: the newest frame per value, and per frame
+ * the next older one with the same value (a Map of arrays costs about 200 bytes a frame).
+ */
+class BandIndex {
+  private readonly newest = Array.from({ length: BANDS }, () => new Int32Array(BAND_VALUES).fill(-1));
+  private older = new Int32Array(BANDS * 1024);
+
+  add(frame: number, band: number, value: number): void {
+    if (BANDS * frame + band >= this.older.length) {
+      const grown = new Int32Array(2 * this.older.length);
+      grown.set(this.older);
+      this.older = grown;
+    }
+    this.older[BANDS * frame + band] = this.newest[band][value];
+    this.newest[band][value] = frame;
+  }
+
+  /** The newest frame filed under `value` in `band`, or −1. */
+  first(band: number, value: number): number {
+    return this.newest[band][value];
+  }
+
+  /** The next older frame filed under the same value of `band` as `frame`, or −1. */
+  next(frame: number, band: number): number {
+    return this.older[BANDS * frame + band];
+  }
+}
+
 /**
  * Feed every frame in order; a repeat is frame j matching frame i (j − i ≥ the minimum gap) and the match continuing
  * along the diagonal. Candidates come from four 16-bit bands of a 64-bit hash (a match within 6 bits shares at least
@@ -107,7 +125,7 @@ class Hashes {
 export class RepeatFinder {
   private readonly hashes = new Hashes();
   private readonly thumbs = new Thumbnails();
-  private readonly bands: Map<number, number[]>[] = [new Map(), new Map(), new Map(), new Map()];
+  private readonly bands = new BandIndex();
   private active = new Map<number, Run>();
   private readonly found: RepeatedSequence[] = [];
   private readonly minGap: number;
@@ -155,12 +173,7 @@ export class RepeatFinder {
   }
 
   private index(j: number): void {
-    for (let b = 0; b < 4; b++) {
-      const key = this.bandKey(j, b);
-      const list = this.bands[b].get(key);
-      if (list) list.push(j);
-      else this.bands[b].set(key, [j]);
-    }
+    for (let b = 0; b < BANDS; b++) this.bands.add(j, b, this.bandKey(j, b));
   }
 
   private matchCandidates(j: number, next: Map<number, Run>): void {
@@ -171,11 +184,11 @@ export class RepeatFinder {
     }
     const seenBy = this.seenBy;
     let seen = 0;
-    for (let b = 0; b < 4 && seen < MAX_CANDIDATES; b++) {
-      const list = this.bands[b].get(this.bandKey(j, b));
-      if (!list) continue;
-      for (let k = lastAtOrBelow(list, j - this.minGap); k >= 0 && seen < MAX_CANDIDATES; k--) {
-        const i = list[k];
+    for (let b = 0; b < BANDS && seen < MAX_CANDIDATES; b++) {
+      // Newest first, from the newest at least minGap before j.
+      let i = this.bands.first(b, this.bandKey(j, b));
+      while (i > j - this.minGap) i = this.bands.next(i, b);
+      for (; i >= 0 && seen < MAX_CANDIDATES; i = this.bands.next(i, b)) {
         if (seenBy[i] === j) continue;
         seenBy[i] = j;
         seen++;

@@ -8,6 +8,7 @@ import type { LoudnessMeasurements } from '../types.js';
 import { KWeightingFilter } from './k-weighting.js';
 import { TruePeakDetector } from './true-peak.js';
 import { percentile } from '../gates/kit/stats.js';
+import { GrowableArray } from '../growable-array.js';
 
 export interface LoudnessMeterOptions {
   sampleRate: number;
@@ -76,26 +77,6 @@ function gatedLufs(meanSquare: number): number | null {
   return meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS) ? lufsFromMeanSquare(meanSquare) : null;
 }
 
-/** Growable Float64 log of per-sub-block energies. */
-class EnergyLog {
-  private values = new Float64Array(1024);
-  length = 0;
-
-  append(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-
-  /** The energies so far. */
-  copy(): Float64Array {
-    return this.values.slice(0, this.length);
-  }
-}
-
 /** A sliding window's running sum is re-added from scratch this often, so rounding cannot drift. */
 const RESUM_INTERVAL = 1000;
 
@@ -131,7 +112,8 @@ export class LoudnessMeter {
   private readonly weighted: number[];
   private readonly pairSums = new Float64Array(2);
   private readonly truePeaks: TruePeakDetector[];
-  private readonly energies = new EnergyLog();
+  /** Per-sub-block energies. */
+  private readonly energies = new GrowableArray((n) => new Float64Array(n));
   private samplePeak = 0;
   private samplesSeen = 0;
   private subBlockEnergy = 0;
@@ -184,7 +166,7 @@ export class LoudnessMeter {
   }
 
   result(): LoudnessMeasurements {
-    const energies = this.energies.copy();
+    const energies = this.energies.toArray();
     const subBlocks = this.energies.length;
     const momentary = this.windowMeanSquares(windowSums(energies, MOMENTARY_WINDOW), MOMENTARY_WINDOW);
     const shortTerm = this.windowMeanSquares(windowSums(energies, SHORT_TERM_WINDOW), SHORT_TERM_WINDOW);
@@ -214,7 +196,7 @@ export class LoudnessMeter {
   }
 
   private closeSubBlock(): void {
-    this.energies.append(this.subBlockEnergy);
+    this.energies.push(this.subBlockEnergy);
     this.subBlockEnergy = 0;
     this.subBlockEnd = this.subBlockBoundary(this.energies.length + 1);
   }

@@ -11,6 +11,7 @@
 //   clamped at DIGITAL_SILENCE_DBFS instead; convert them with Array.from before serialising.
 // - Memory is O(duration / 10 ms): a few numbers per block, never the PCM.
 import { median } from '../gates/kit/stats.js';
+import { GrowableArray } from '../growable-array.js';
 
 /** A run of equal consecutive samples counts as a flat top from this length (two equal samples happen naturally). */
 export const MIN_CLIP_RUN_SAMPLES = 3;
@@ -221,45 +222,7 @@ export interface AudioStatsOptions {
 
 // ---------------------------------------------------------------- helpers
 
-type NumericArray = Float32Array | Uint32Array | Uint16Array | Int32Array;
-
-/** A typed array that grows by doubling; one value per block. */
-class BlockSeries<A extends NumericArray> {
-  length = 0;
-  private data: A;
-
-  constructor(private readonly create: (size: number) => A) {
-    this.data = create(1024);
-  }
-
-  get(index: number): number {
-    return this.data[index];
-  }
-
-  set(index: number, value: number): void {
-    this.ensureLength(index + 1);
-    this.data[index] = value;
-  }
-
-  push(value: number): void {
-    this.set(this.length, value);
-  }
-
-  ensureLength(length: number): void {
-    if (length > this.data.length) {
-      const grown = this.create(Math.max(length, this.data.length * 2));
-      grown.set(this.data);
-      this.data = grown;
-    }
-    if (length > this.length) this.length = length;
-  }
-
-  toArray(): A {
-    return this.data.slice(0, this.length) as A;
-  }
-}
-
-const float32Series = () => new BlockSeries((n) => new Float32Array(n));
+const float32Series = () => new GrowableArray((n) => new Float32Array(n));
 
 function powerDb(meanSquare: number): number | null {
   return meanSquare > 0 ? 10 * Math.log10(meanSquare) : null;
@@ -573,13 +536,13 @@ export class AudioStatsAccumulator implements ClipRunSink {
   /** Mean zero-crossing interval (samples; 0 when not judged) and its relative spread, loudest channel, per block. */
   private readonly toneInterval = float32Series();
   private readonly toneSpread = float32Series();
-  private readonly firstLoudSample = new BlockSeries((n) => new Int32Array(n));
-  private readonly clipRunsEnding = new BlockSeries((n) => new Uint32Array(n));
-  private readonly clipChannelMask = new BlockSeries((n) => new Uint32Array(n));
+  private readonly firstLoudSample = new GrowableArray((n) => new Int32Array(n));
+  private readonly clipRunsEnding = new GrowableArray((n) => new Uint32Array(n));
+  private readonly clipChannelMask = new GrowableArray((n) => new Uint32Array(n));
   /** Samples at or above the clip-run level per block, all channels. */
-  private readonly hotSamples = new BlockSeries((n) => new Uint32Array(n));
+  private readonly hotSamples = new GrowableArray((n) => new Uint32Array(n));
   // 100 ms series per channel
-  private channelSeries: BlockSeries<Float32Array>[] = [];
+  private channelSeries: GrowableArray<Float32Array>[] = [];
   private channelBlockSamples = 0;
   // stereo pair
   private readonly blockPair = new PairSums();

@@ -1,6 +1,8 @@
 // Repeated (looped) picture sequences: runs of frames that match an earlier run frame by frame.
 // Runs incrementally as frames stream out of the decode pass, so its cost overlaps ffmpeg's instead of adding to it.
 
+import { GrowableArray } from '../growable-array.js';
+
 /** Hashes within this many differing bits (of 64) are candidates for the same picture. */
 const SAME_PICTURE_BITS = 6;
 /** Earlier frames examined per frame, to bound the cost on slowly changing content (whose hashes all collide). */
@@ -69,21 +71,6 @@ class Thumbnails {
   }
 }
 
-/** Every frame's 64-bit hash as two 32-bit words, in a typed array grown by doubling. */
-class Hashes {
-  words = new Uint32Array(2 * 1024);
-
-  set(i: number, hi: number, lo: number): void {
-    if (2 * i + 1 >= this.words.length) {
-      const grown = new Uint32Array(2 * this.words.length);
-      grown.set(this.words);
-      this.words = grown;
-    }
-    this.words[2 * i] = hi;
-    this.words[2 * i + 1] = lo;
-  }
-}
-
 /** Hash bands indexed, and the values a band can take. */
 const BANDS = 4;
 const BAND_VALUES = 1 << 16;
@@ -94,15 +81,10 @@ const BAND_VALUES = 1 << 16;
  */
 class BandIndex {
   private readonly newest = Array.from({ length: BANDS }, () => new Int32Array(BAND_VALUES).fill(-1));
-  private older = new Int32Array(BANDS * 1024);
+  private readonly older = new GrowableArray((n) => new Int32Array(n));
 
   add(frame: number, band: number, value: number): void {
-    if (BANDS * frame + band >= this.older.length) {
-      const grown = new Int32Array(2 * this.older.length);
-      grown.set(this.older);
-      this.older = grown;
-    }
-    this.older[BANDS * frame + band] = this.newest[band][value];
+    this.older.set(BANDS * frame + band, this.newest[band][value]);
     this.newest[band][value] = frame;
   }
 
@@ -113,7 +95,7 @@ class BandIndex {
 
   /** The next older frame filed under the same value of `band` as `frame`, or −1. */
   next(frame: number, band: number): number {
-    return this.older[BANDS * frame + band];
+    return this.older.get(BANDS * frame + band);
   }
 }
 
@@ -123,7 +105,8 @@ class BandIndex {
  * one band exactly) and are confirmed on 24×24 thumbnails.
  */
 export class RepeatFinder {
-  private readonly hashes = new Hashes();
+  /** Every frame's 64-bit hash as two 32-bit words. */
+  private readonly hashes = new GrowableArray((n) => new Uint32Array(n));
   private readonly thumbs = new Thumbnails();
   private readonly bands = new BandIndex();
   private active = new Map<number, Run>();
@@ -146,7 +129,8 @@ export class RepeatFinder {
   /** `moving`: the frame differs from its predecessor (a still or black frame is loop_freeze's freeze territory). */
   push(hashHi: number, hashLo: number, thumb: Uint8Array, moving: boolean): void {
     const j = this.thumbs.length;
-    this.hashes.set(j, hashHi, hashLo);
+    this.hashes.set(2 * j, hashHi);
+    this.hashes.set(2 * j + 1, hashLo);
     this.thumbs.push(thumb);
     const next = new Map<number, Run>();
     if (moving) {
@@ -168,7 +152,7 @@ export class RepeatFinder {
   }
 
   private bandKey(i: number, b: number): number {
-    const word = this.hashes.words[2 * i + (b >> 1)];
+    const word = this.hashes.get(2 * i + (b >> 1));
     return b & 1 ? word >>> 16 : word & 0xffff;
   }
 
@@ -202,8 +186,8 @@ export class RepeatFinder {
   }
 
   private hashDistance(a: number, b: number): number {
-    const h = this.hashes.words;
-    return popcount(h[2 * a] ^ h[2 * b]) + popcount(h[2 * a + 1] ^ h[2 * b + 1]);
+    const h = this.hashes;
+    return popcount(h.get(2 * a) ^ h.get(2 * b)) + popcount(h.get(2 * a + 1) ^ h.get(2 * b + 1));
   }
 
   /** Mean absolute difference of two thumbnails, or Infinity when over `giveUpAbove` or a cell is over `cellMax`. */

@@ -1,0 +1,40 @@
+// A typed array that grows by doubling: per-block and per-frame series whose length is known only at the end of the
+// stream, kept as one typed array instead of a JS array of boxed numbers.
+
+export type NumericArray = Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array;
+
+export class GrowableArray<A extends NumericArray> {
+  length = 0;
+  private data: A;
+
+  constructor(private readonly create: (size: number) => A) {
+    this.data = create(1024);
+  }
+
+  get(index: number): number {
+    return this.data[index];
+  }
+
+  set(index: number, value: number): void {
+    this.ensureLength(index + 1);
+    this.data[index] = value;
+  }
+
+  push(value: number): void {
+    this.set(this.length, value);
+  }
+
+  ensureLength(length: number): void {
+    if (length > this.data.length) {
+      const grown = this.create(Math.max(length, this.data.length * 2));
+      grown.set(this.data);
+      this.data = grown;
+    }
+    if (length > this.length) this.length = length;
+  }
+
+  /** A copy of the values so far. */
+  toArray(): A {
+    return this.data.slice(0, this.length) as A;
+  }
+}

@@ -6,8 +6,7 @@ import { PcmMeter, planesOf, type MeterKind, type PcmMeterOptions } from './pcm-
 
 /**
  * A batch is a SharedArrayBuffer that both meter threads read, one plane per channel of batch.length / channels
- * floats, of which the first `frames` are filled; it is not written again until both have acknowledged it. (One
- * array per message: posting an array of views costs the sender several times as much.)
+ * floats, of which the first `frames` are filled; it is not written again until both have acknowledged it.
  */
 export type MeterWorkerMessage = { batch: Float32Array; frames: number } | { finish: true };
 

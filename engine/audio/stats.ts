@@ -646,8 +646,10 @@ export class AudioStatsAccumulator implements ClipRunSink {
     const p = this.blockPair;
     let { sumL, sumR, sumLL, sumRR, sumLR } = p;
     for (let i = from; i < to; i++) {
-      const l = Number.isFinite(left[i]) ? left[i] : 0;
-      const r = Number.isFinite(right[i]) ? right[i] : 0;
+      let l = left[i];
+      let r = right[i];
+      if (!(Math.abs(l) < Infinity)) l = 0;
+      if (!(Math.abs(r) < Infinity)) r = 0;
       sumL += l;
       sumR += r;
       sumLL += l * l;

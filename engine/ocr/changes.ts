@@ -5,7 +5,7 @@
 // a time.
 import { luma8, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrRectangle } from './engine.js';
-import { boxesOverlap } from './words.js';
+import { boxesOverlap, unionBox } from './words.js';
 
 /** Cell side, px of the OCR picture. */
 export const CELL = 16;
@@ -28,9 +28,7 @@ export function lumaOf(p: RgbPicture): Uint8Array {
   return out;
 }
 
-
 export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.top, x1: r.left + r.width, y1: r.top + r.height });
-
 
 /** What a sample reads: the whole picture, or only these rectangles (none: nothing changed). */
 export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[] };
@@ -90,7 +88,7 @@ export class CellGrid {
   }
 
   private planOf(boxes: OcrBox[]): ReadPlan {
-    const regions = boxes.length > MAX_REGIONS ? [boxes.reduce(union)] : boxes;
+    const regions = boxes.length > MAX_REGIONS ? [unionBox(boxes)] : boxes;
     const area = regions.reduce((sum, r) => sum + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
     if (area > MAX_REGION_SHARE * this.width * this.height) return { whole: true };
     return { whole: false, regions: regions.map((r) => ({ left: r.x0, top: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 })) };
@@ -156,17 +154,13 @@ export class CellGrid {
   }
 }
 
-function union(a: OcrBox, b: OcrBox): OcrBox {
-  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
-}
-
 function mergedOverlapping(boxes: OcrBox[]): OcrBox[] {
   const out: OcrBox[] = [];
   for (const box of boxes) {
     let merged = box;
     for (let i = out.length - 1; i >= 0; i--) {
       if (boxesOverlap(out[i], merged)) {
-        merged = union(out[i], merged);
+        merged = unionBox([out[i], merged]);
         out.splice(i, 1);
       }
     }

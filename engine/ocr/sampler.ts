@@ -291,15 +291,14 @@ export class TextSampler {
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
     // No region comes near a known line (withLines reads those whole), so every known line is kept.
-    const kept = known;
-    for (const line of kept) {
+    for (const line of known) {
       const match = prior!.confirmed.get(line);
       if (match) trusted.set(line, match);
     }
-    this.stats.keptLines += kept.length;
+    this.stats.keptLines += known.length;
     if (plan.regions.length === 0) {
       this.stats.unchangedSamples++;
-      return kept;
+      return known;
     }
     const started = performance.now();
     const found: TextLine[] = [];
@@ -311,7 +310,7 @@ export class TextSampler {
     }
     const fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
     this.stats.ocrMs += performance.now() - started;
-    return [...kept, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+    return [...known, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   }
 
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {

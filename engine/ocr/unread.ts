@@ -25,7 +25,6 @@ export interface UnreadLine {
   contrast: ContrastMeasure | null;
 }
 
-
 /** `prepared` gives the ink picture of the frame (engine/ocr/prepare.ts), made only when some lettering is unread. */
 export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture, prepared: () => OcrPicture): UnreadLine[] {
   const out: UnreadLine[] = [];

@@ -1,4 +1,7 @@
 // The OCR engine itself: offline model, bounded calls, a timed-out worker replaced rather than reused.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
@@ -16,7 +19,7 @@ async function frameOf(file: string, width: number, height: number): Promise<Ocr
 
 describe('OcrEngine', () => {
   it('names the offline model it reads', () => {
-    expect(ocrEngineName()).toMatch(/^PaddleOCR PP-OCRv4 \(ch det \+ rec\) from @gutenye\/ocr-models 1\.\d+\.\d+ on onnxruntime-web 1\.\d+\.\d+$/);
+    expect(ocrEngineName()).toMatch(/^PaddleOCR PP-OCRv4 \(ch det \+ rec\) from @gutenye\/ocr-models 1\.\d+\.\d+ on onnxruntime-(node|web) 1\.\d+\.\d+$/);
   });
 
   it('answers a picture it has read before from its memo: the same lines, no second inference', async () => {
@@ -110,5 +113,87 @@ describe('OcrEngine', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+
+  it('ends a worker whose call timed out in the middle of inference, and the process goes on', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const picture = await frameOf(file, 960, 540);
+    // A worker with its models loaded, so that the short timeout lands inside a model call, not in loading.
+    const warm = new OcrEngine();
+    await warm.recognise(picture);
+    await warm.close();
+    for (let round = 0; round < 3; round++) {
+      const hurried = new OcrEngine(5);
+      try {
+        expect(await hurried.recognise({ ...picture, gray: picture.gray.map((v) => v ^ (round + 1)) })).toBeNull();
+        expect(hurried.timeouts).toBe(1);
+      } finally {
+        await hurried.close();
+      }
+    }
+    const patient = new OcrEngine();
+    try {
+      expect(textLines((await patient.recognise(picture))!, 540).map((l) => l.text)).toEqual(['Welcome to the show']);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('leaves no OCR process behind when the process that started it is killed', async () => {
+    const script = `
+      const { OcrEngine } = await import(${JSON.stringify(pathToFileURL(resolve(import.meta.dirname, '../dist/engine/ocr/engine.js')).href)});
+      const engine = new OcrEngine();
+      await engine.recognise({ gray: new Uint8Array(320 * 96).fill(200), width: 320, height: 96 });
+      console.log('read');
+      setInterval(() => {}, 1000);`;
+    const parent = execa(process.execPath, ['--input-type=module', '-e', script], { reject: false });
+    await new Promise<void>((done) => parent.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('read') && done()));
+    const children = (await execa('pgrep', ['-P', String(parent.pid)], { reject: false })).stdout.split('\n').filter(Boolean).map(Number);
+    expect(children.length).toBe(1);
+    parent.kill('SIGKILL');
+    await parent;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let waited = 0; waited < 5000 && alive(children[0]); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(children[0])).toBe(false);
+  });
+});
+
+describe.skipIf(!existsSync(resolve(import.meta.dirname, '../node_modules/onnxruntime-node/package.json')))('the two OCR runtimes', () => {
+  const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
+  const check = (file: string, runtime: string) =>
+    execa(process.execPath, [BIN, 'check', file, '--json', '--checks', 'text_safe_area,text_contrast'], { env: { PREFLIGHT_OCR_RUNTIME: runtime }, reject: false });
+
+  it('read the same words, at the same places, natively and in WebAssembly', async () => {
+    const file = await textVideo('ocr-runtimes', 'color=c=0x1e2a38:s=1280x720:r=25', 4, [
+      { text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' },
+      { text: 'Chapter two of the long way home', size: 30, color: 'yellow', x: '40', y: '24', enable: 'gte(t,1.5)' },
+    ]);
+    const [native, wasm] = await Promise.all([check(file, 'native'), check(file, 'wasm')]);
+    const gates = (stdout: string) => {
+      const report = JSON.parse(stdout) as { gates: { measurements?: { ocrEngine?: string } }[] };
+      const engines = report.gates.map((g) => g.measurements?.ocrEngine).filter(Boolean);
+      for (const g of report.gates) if (g.measurements) delete g.measurements.ocrEngine;
+      return { engines: [...new Set(engines)], gates: JSON.stringify(report.gates) };
+    };
+    const n = gates(native.stdout);
+    const w = gates(wasm.stdout);
+    expect(n.engines[0]).toMatch(/on onnxruntime-node /);
+    expect(w.engines[0]).toMatch(/on onnxruntime-web /);
+    expect(n.gates).toContain('Chapter two');
+    expect(n.gates).toBe(w.gates);
+  });
+
+  it('refuses an unknown PREFLIGHT_OCR_RUNTIME with a message that names it', async () => {
+    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const r = await check(file, 'gpu');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toMatch(/PREFLIGHT_OCR_RUNTIME must be auto, native or wasm, not "gpu"/);
   });
 });

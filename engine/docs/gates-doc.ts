@@ -2,7 +2,7 @@
 // with its source. The committed file is checked against this output by test/gates-doc.test.ts.
 import { GATES } from '../gates/index.js';
 import { OCR_LONG_SIDE, OCR_STILL_LONG_SIDE, OCR_STREAM_FPS } from '../ocr/sampler.js';
-import { ocrEngineName } from '../ocr/engine.js';
+import { ocrEngineDescription } from '../ocr/engine.js';
 import { LINE_MIN_CONFIDENCE, MIN_TEXT_HEIGHT_PX, STILL_LINE_MIN_CONFIDENCE, WORD_MIN_CONFIDENCE } from '../ocr/words.js';
 import {
   DELIVERY_PROFILES,
@@ -88,7 +88,7 @@ function textInThePicture(): string[] {
   return [
     '## Text in the picture',
     '',
-    `The text gates read the picture with offline OCR (${ocrEngineName()}; the model is loaded from the installed package, never fetched). ` +
+    `The text gates read the picture with offline OCR (${ocrEngineDescription()}; the model is loaded from the installed package, never fetched). ` +
       `The single decode pass also feeds a ${OCR_STREAM_FPS} fps RGB stream scaled to at most ${OCR_LONG_SIDE} px (${OCR_STILL_LONG_SIDE} px for still images). ` +
       `Samples are read at a fixed rate, one a second, widening so that a programme gets at most 60 + duration/4 of them (one every 3 s for 10 minutes), so a long programme is sampled to its end, ` +
       'plus at most one extra sample per interval where the picture changed since the last one (3 % of 32×18 blocks moved by more than 24 levels).',

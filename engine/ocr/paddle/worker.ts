@@ -1,10 +1,12 @@
-// Model inference in a worker thread: the decode pass keeps reading frames while a picture is read. The worker only
+// Model inference in a child process: the decode pass keeps reading frames while a picture is read. The child only
 // runs the two ONNX sessions; preparing tensors and reading their output happens in the caller (detect.ts,
-// recognise.ts). Its code is a string so that it runs the same from the TypeScript sources, the compiled files and
-// the bundled CLI, none of which need to know where the others put a worker file.
+// recognise.ts). A process rather than a thread because a call that times out must be ended wherever it is, and
+// ending a thread inside a native runtime call aborts the whole process; a process is killed safely. Its code is a
+// string so that it runs the same from the TypeScript sources, the compiled files and the bundled CLI, none of which
+// need to know where the others put a worker file.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import type { ModelFiles } from './models.js';
+import type { ModelFiles, OcrRuntime } from './models.js';
 import type { FloatTensor } from './tensor.js';
 
 export type ModelName = 'detection' | 'recognition';
@@ -17,29 +19,35 @@ export type ModelName = 'detection' | 'recognition';
 const MAX_INFERENCE_THREADS = 4;
 const inferenceThreads = () => Math.max(1, Math.min(MAX_INFERENCE_THREADS, availableParallelism()));
 
+// The child ends itself when its parent goes (exit, crash or kill), even in the middle of a call.
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 (async () => {
-  const ort = await import(workerData.runtime);
-  ort.env.wasm.numThreads = workerData.threads;
+  const setup = JSON.parse(process.argv[1]);
+  const loaded = await import(setup.runtime.url);
+  const ort = loaded.InferenceSession ? loaded : loaded.default;
   ort.env.logLevel = 'error';
+  let options = {};
+  if (setup.runtime.native) {
+    // Spinning threads between calls would take the cores the decoder needs.
+    options = { intraOpNumThreads: setup.threads, interOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: '0' } } } };
+  } else ort.env.wasm.numThreads = setup.threads;
   const sessions = {
-    detection: await ort.InferenceSession.create(workerData.detection),
-    recognition: await ort.InferenceSession.create(workerData.recognition),
+    detection: await ort.InferenceSession.create(setup.detection, options),
+    recognition: await ort.InferenceSession.create(setup.recognition, options),
   };
-  parentPort.on('message', async ({ id, model, data, dims }) => {
+  process.on('message', async ({ id, model, data, dims }) => {
     try {
       const session = sessions[model];
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', data, dims) });
       const tensor = out[session.outputNames[0]];
-      const copy = Float32Array.from(tensor.data);
-      parentPort.postMessage({ id, data: copy, dims: tensor.dims }, [copy.buffer]);
+      process.send({ id, data: Float32Array.from(tensor.data), dims: tensor.dims });
     } catch (err) {
-      parentPort.postMessage({ id, error: String(err) });
+      process.send({ id, error: String(err) });
     }
   });
-  parentPort.postMessage({ ready: true });
-})().catch((err) => parentPort.postMessage({ failed: String(err) }));
+  process.send({ ready: true });
+})().catch((err) => process.send({ failed: String(err) }));
 `;
 
 interface Reply {
@@ -51,19 +59,26 @@ interface Reply {
   failed?: string;
 }
 
-/** One worker thread holding both sessions; `run` posts a tensor and resolves with the model's output. */
+/** One child process holding both sessions; `run` sends a tensor and resolves with the model's output. */
 export class InferenceWorker {
-  private readonly worker: Worker;
+  private readonly child: ChildProcess;
   private readonly calls = new Map<number, { resolve: (t: FloatTensor) => void; reject: (err: Error) => void }>();
   private next = 0;
   private ended: Error | null = null;
+  private readonly exited: Promise<void>;
   /** Settles when both models are loaded (rejects when they cannot be). */
   readonly ready: Promise<void>;
 
-  constructor(files: ModelFiles, runtime: string) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...files, runtime, threads: inferenceThreads() } });
+  constructor(files: ModelFiles, runtime: OcrRuntime) {
+    const setup = JSON.stringify({ ...files, runtime, threads: inferenceThreads() });
+    // stdout stays untouched: in stdio MCP mode it carries the protocol alone.
+    this.child = spawn(process.execPath, ['-e', WORKER_SOURCE, setup], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+    this.exited = new Promise<void>((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.once('error', () => resolve());
+    });
     this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.on('message', (m: Reply) => {
+      this.child.on('message', (m: Reply) => {
         if (m.ready) resolve();
         else if (m.failed) reject(new Error(`OCR models failed to load: ${m.failed}`));
         else if (m.id !== undefined) this.answer(m);
@@ -74,8 +89,8 @@ export class InferenceWorker {
         for (const call of this.calls.values()) call.reject(err);
         this.calls.clear();
       };
-      this.worker.on('error', end);
-      this.worker.on('exit', () => end(new Error('OCR worker exited')));
+      this.child.on('error', end);
+      this.child.on('exit', () => end(new Error('OCR worker exited')));
     });
     // A worker that never became ready is reported by the call that awaits it, not as an unhandled rejection.
     this.ready.catch(() => undefined);
@@ -95,19 +110,24 @@ export class InferenceWorker {
     const id = this.next++;
     return new Promise<FloatTensor>((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
-      this.worker.postMessage({ id, model, data: input.data, dims: input.dims }, [input.data.buffer as ArrayBuffer]);
+      this.child.send({ id, model, data: input.data, dims: input.dims });
     });
   }
 
-  /** Calls posted and not yet answered. */
+  /** Calls sent and not yet answered. */
   get busy(): boolean {
     return this.calls.size > 0;
   }
 
-  /** Whether the thread keeps the process alive: while a check uses it, not while it waits idle for the next. */
+  /** Whether the child keeps the process alive: while a check uses it, not while it waits idle for the next. */
   keepAlive(on: boolean): void {
-    if (on) this.worker.ref();
-    else this.worker.unref();
+    if (on) {
+      this.child.ref();
+      this.child.channel?.ref();
+    } else {
+      this.child.unref();
+      this.child.channel?.unref();
+    }
   }
 
   get usable(): boolean {
@@ -115,6 +135,7 @@ export class InferenceWorker {
   }
 
   async terminate(): Promise<void> {
-    await this.worker.terminate().catch(() => undefined);
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await this.exited;
   }
 }

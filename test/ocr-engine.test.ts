@@ -165,7 +165,9 @@ describe('OcrEngine', () => {
   });
 });
 
-describe.skipIf(!existsSync(resolve(import.meta.dirname, '../node_modules/onnxruntime-node/package.json')))('the two OCR runtimes', () => {
+const NATIVE = existsSync(resolve(import.meta.dirname, '../node_modules/onnxruntime-node/package.json'));
+
+describe.skipIf(!NATIVE)(`the two OCR runtimes${NATIVE ? '' : ' (skipped: onnxruntime-node did not install; ONNXRUNTIME_NODE_INSTALL=skip npm install)'}`, () => {
   const BIN = resolve(import.meta.dirname, '../bin/preflight.js');
   const check = (file: string, runtime: string) =>
     execa(process.execPath, [BIN, 'check', file, '--json', '--checks', 'text_safe_area,text_contrast'], { env: { PREFLIGHT_OCR_RUNTIME: runtime }, reject: false });

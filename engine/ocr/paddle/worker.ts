@@ -30,7 +30,7 @@ process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
   let options = {};
   if (setup.runtime.native) {
     // Spinning threads between calls would take the cores the decoder needs.
-    options = { intraOpNumThreads: setup.threads, interOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: '0' } } } };
+    options = { intraOpNumThreads: setup.threads, interOpNumThreads: 1, enableCpuMemArena: false, extra: { session: { intra_op: { allow_spinning: '0' } } } };
   } else ort.env.wasm.numThreads = setup.threads;
   const sessions = {
     detection: await ort.InferenceSession.create(setup.detection, options),

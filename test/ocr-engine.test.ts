@@ -17,14 +17,17 @@ async function frameOf(file: string, width: number, height: number): Promise<Ocr
   return localContrastPicture({ gray: new Uint8Array(stdout), width, height });
 }
 
+/** A two-second caption, and its picture as the OCR reads it. */
+const captionVideo = () => textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+const captionPicture = async () => frameOf(await captionVideo(), 960, 540);
+
 describe('OcrEngine', () => {
   it('names the offline model it reads', () => {
     expect(ocrEngineName()).toMatch(/^PaddleOCR PP-OCRv4 \(ch det \+ rec\) from @gutenye\/ocr-models 1\.\d+\.\d+ on onnxruntime-(node|web) 1\.\d+\.\d+$/);
   });
 
   it('answers a picture it has read before from its memo: the same lines, no second inference', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
-    const picture = await frameOf(file, 960, 540);
+    const picture = await captionPicture();
     const engine = new OcrEngine();
     try {
       const first = await engine.recognise(picture);
@@ -44,8 +47,7 @@ describe('OcrEngine', () => {
   });
 
   it('hands the worker of an ended check, models loaded, to the next check, and never a worker closed mid-call', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
-    const picture = await frameOf(file, 960, 540);
+    const picture = await captionPicture();
     const first = new OcrEngine();
     const read = await first.recognise(picture);
     await first.close();
@@ -67,8 +69,7 @@ describe('OcrEngine', () => {
   });
 
   it('counts a call that outlives its timeout, drops its worker and reads with a fresh one', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
-    const picture = await frameOf(file, 960, 540);
+    const picture = await captionPicture();
     const hurried = new OcrEngine(1);
     try {
       expect(await hurried.recognise(picture)).toBeNull();
@@ -94,8 +95,7 @@ describe('OcrEngine', () => {
   });
 
   it('closes under calls that are about to reach its worker without an unhandled rejection', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
-    const picture = await frameOf(file, 960, 540);
+    const picture = await captionPicture();
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -116,8 +116,7 @@ describe('OcrEngine', () => {
   });
 
   it('ends a worker whose call timed out in the middle of inference, and the process goes on', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
-    const picture = await frameOf(file, 960, 540);
+    const picture = await captionPicture();
     // A worker with its models loaded, so that the short timeout lands inside a model call, not in loading.
     const warm = new OcrEngine();
     await warm.recognise(picture);
@@ -193,7 +192,7 @@ describe.skipIf(!NATIVE)(`the two OCR runtimes${NATIVE ? '' : ' (skipped: onnxru
   });
 
   it('refuses an unknown PREFLIGHT_OCR_RUNTIME with a message that names it', async () => {
-    const file = await textVideo('ocr-engine-caption', 'color=c=0x1e2a38:s=1280x720:r=25', 2, [{ text: 'Welcome to the show', size: 44, color: 'white', x: '(w-tw)/2', y: 'h-150' }]);
+    const file = await captionVideo();
     const r = await check(file, 'gpu');
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/PREFLIGHT_OCR_RUNTIME must be auto, native or wasm, not "gpu"/);

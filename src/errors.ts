@@ -33,7 +33,7 @@ const CODES_BY_STATUS = {
   501: ['platform_ingest_unavailable', 'callback_unavailable', 'remote_ingress_unavailable'],
   502: ['remote_fetch_failed', 'remote_too_many_redirects', 'remote_redirect', 'remote_error', 'platform_ingest_failed', 'issuer_keys_unavailable'],
   503: [
-    'checkout_webhook_unconfigured', 'service_closed', 'uploads_unavailable', 'store_write_failed', 'store_unavailable', 'ffmpeg_unavailable', 'signing_key_missing',
+    'checkout_webhook_unconfigured', 'service_closed', 'uploads_unavailable', 'store_write_failed', 'store_unavailable', 'ffmpeg_unavailable', 'ocr_unavailable', 'signing_key_missing',
     'remote_unreachable', 'no_auth_configured', 'invalid_operator_key', 'invalid_smtp_url', 'store_damaged', 'store_missing',
   ],
   504: ['remote_timeout', 'timeout'],

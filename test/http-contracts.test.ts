@@ -60,6 +60,7 @@ describe('one authenticator for both doors', () => {
 describe('engine errors over HTTP', () => {
   it.each([
     ['ffmpeg_unavailable', 503],
+    ['ocr_unavailable', 503],
     ['timeout', 504],
     ['unsupported_media', 400],
     ['invalid_profile', 400],

@@ -194,7 +194,7 @@ describe.skipIf(!NATIVE)(`the two OCR runtimes${NATIVE ? '' : ' (skipped: onnxru
   it('refuses an unknown PREFLIGHT_OCR_RUNTIME with a message that names it', async () => {
     const file = await captionVideo();
     const r = await check(file, 'gpu');
-    expect(r.exitCode).not.toBe(0);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/PREFLIGHT_OCR_RUNTIME must be auto, native or wasm, not "gpu"/);
   });
 });

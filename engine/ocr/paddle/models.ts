@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { EngineError } from '../../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -59,9 +60,11 @@ let chosen: OcrRuntime | null = null;
 export function ocrRuntime(): OcrRuntime {
   if (chosen) return chosen;
   const wanted = process.env.PREFLIGHT_OCR_RUNTIME?.trim().toLowerCase() || 'auto';
-  if (!['auto', 'native', 'wasm'].includes(wanted)) throw new Error(`PREFLIGHT_OCR_RUNTIME must be auto, native or wasm, not "${wanted.slice(0, 40)}"`);
+  if (!['auto', 'native', 'wasm'].includes(wanted)) throw new EngineError('ocr_unavailable', `PREFLIGHT_OCR_RUNTIME must be auto, native or wasm, not "${wanted.slice(0, 40)}".`);
   const native = wanted === 'wasm' ? null : nativeRuntime();
-  if (wanted === 'native' && !native) throw new Error('PREFLIGHT_OCR_RUNTIME=native, but onnxruntime-node is not installed with a binary for this platform');
+  if (wanted === 'native' && !native) {
+    throw new EngineError('ocr_unavailable', 'PREFLIGHT_OCR_RUNTIME=native, but onnxruntime-node is not installed with a binary for this platform: run npm install, or unset it to read with WebAssembly.');
+  }
   chosen = native ?? wasmRuntime();
   return chosen;
 }

@@ -114,8 +114,8 @@ export class RepeatFinder {
   private readonly minGap: number;
   private readonly minRun: number;
   private lastClosedEnd = -1;
-  /** Frame i was already examined as a candidate for frame seenBy[i] (instead of a Set per frame). */
-  private seenBy = new Int32Array(1024).fill(-1);
+  /** Frame i was already examined as a candidate for frame seenBy[i] − 1; 0 when never (instead of a Set per frame). */
+  private readonly seenBy = new GrowableArray((n) => new Int32Array(n));
   /** The newest frame's most changed thumbnail cells: a candidate that differs too much usually does so there. */
   private readonly probeCells = new Int32Array(PROBE_CELLS);
   private readonly probeChange = new Int32Array(PROBE_CELLS);
@@ -161,20 +161,16 @@ export class RepeatFinder {
   }
 
   private matchCandidates(j: number, next: Map<number, Run>): void {
-    if (this.seenBy.length <= j) {
-      const grown = new Int32Array(2 * (j + 1)).fill(-1);
-      grown.set(this.seenBy);
-      this.seenBy = grown;
-    }
     const seenBy = this.seenBy;
+    seenBy.ensureLength(j + 1);
     let seen = 0;
     for (let b = 0; b < BANDS && seen < MAX_CANDIDATES; b++) {
       // Newest first, from the newest at least minGap before j.
       let i = this.bands.first(b, this.bandKey(j, b));
       while (i > j - this.minGap) i = this.bands.next(i, b);
       for (; i >= 0 && seen < MAX_CANDIDATES; i = this.bands.next(i, b)) {
-        if (seenBy[i] === j) continue;
-        seenBy[i] = j;
+        if (seenBy.get(i) === j + 1) continue;
+        seenBy.set(i, j + 1);
         seen++;
         if (!this.same(i, j)) continue;
         const offset = j - i;

@@ -41,7 +41,7 @@ process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
       const session = sessions[model];
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', data, dims) });
       const tensor = out[session.outputNames[0]];
-      process.send({ id, data: Float32Array.from(tensor.data), dims: tensor.dims });
+      process.send({ id, data: tensor.data, dims: tensor.dims });
     } catch (err) {
       process.send({ id, error: String(err) });
     }

@@ -173,6 +173,55 @@ function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, c
   return kept;
 }
 
+/** A block's candidate backgrounds, distinct, in the order they were found (the earlier wins a tie). */
+class Backgrounds {
+  count = 0;
+  private readonly values = new Float64Array(64);
+  private readonly sorted = new Float64Array(64);
+  private readonly ranks = new Int32Array(64);
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** Adds `value` unless it is already listed; whether it was new. */
+  add(value: number): boolean {
+    for (let i = 0; i < this.count; i++) if (this.values[i] === value) return false;
+    this.values[this.count++] = value;
+    return true;
+  }
+
+  /**
+   * `out[v]`, for every code value v: v minus the closest candidate, the earlier listed on a tie, or 255 where none is
+   * closer than 255. The same as scanning the list for each v, from a sweep over the sorted candidates.
+   */
+  differences(out: Float64Array): void {
+    const n = this.count;
+    for (let i = 0; i < n; i++) {
+      let j = i;
+      while (j > 0 && this.sorted[j - 1] > this.values[i]) {
+        this.sorted[j] = this.sorted[j - 1];
+        this.ranks[j] = this.ranks[j - 1];
+        j--;
+      }
+      this.sorted[j] = this.values[i];
+      this.ranks[j] = i;
+    }
+    // below: the last sorted candidate at or under v.
+    let below = -1;
+    for (let v = 0; v < 256; v++) {
+      while (below + 1 < n && this.sorted[below + 1] <= v) below++;
+      let best = 255;
+      if (below >= 0) best = v - this.sorted[below];
+      if (below + 1 < n) {
+        const above = v - this.sorted[below + 1];
+        if (below < 0 || -above < best || (-above === best && this.ranks[below + 1] < this.ranks[below])) best = above;
+      }
+      out[v] = Math.abs(best) < 255 ? best : 255;
+    }
+  }
+}
+
 /**
  * `backingBoxes`: also measure each pixel against the flat regions next to it (the near neighbourhoods of its block
  * and the blocks around it), so a caption on a backing box narrower than the wide neighbourhood is measured against
@@ -190,27 +239,30 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const classes = new Uint8Array(w * h);
   const difference = new Int16Array(256);
   const hist = new Uint16Array(256);
+  const all = new Backgrounds();
+  const onFlat = new Backgrounds();
+  const closest = new Float64Array(256);
+  const closestOnFlat = new Float64Array(256);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
-      const flats = new Set<number>();
-      for (let y = Math.max(0, by - REACH); y <= Math.min(rows - 1, by + REACH); y++) {
-        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) if (!Number.isNaN(flat[y * cols + x])) flats.add(flat[y * cols + x]);
-      }
       // A pixel near any candidate is background. Otherwise, in a block lying on a flat region (its own median is the
       // region's), it is measured against that region: white type on a dark box over a pale photo reads against the
       // box, though the photo is closer to white.
       const own = medians[by * cols + bx];
-      const onFlat = [...flats].filter((c) => Math.abs(c - own) <= FLAT_SPREAD);
-      const candidates = [windowMedian(medians, cols, rows, bx, by, NEIGHBOURHOOD, hist), ...flats];
-      for (let v = 0; v < 256; v++) {
-        let closest = 255;
-        for (const c of candidates) if (Math.abs(v - c) < Math.abs(closest)) closest = v - c;
-        if (Math.abs(closest) > FLOOR && onFlat.length) {
-          closest = 255;
-          for (const c of onFlat) if (Math.abs(v - c) < Math.abs(closest)) closest = v - c;
+      all.clear();
+      onFlat.clear();
+      all.add(windowMedian(medians, cols, rows, bx, by, NEIGHBOURHOOD, hist));
+      for (let y = Math.max(0, by - REACH); y <= Math.min(rows - 1, by + REACH); y++) {
+        for (let x = Math.max(0, bx - REACH); x <= Math.min(cols - 1, bx + REACH); x++) {
+          const f = flat[y * cols + x];
+          if (Number.isNaN(f)) continue;
+          all.add(f);
+          if (Math.abs(f - own) <= FLAT_SPREAD) onFlat.add(f);
         }
-        difference[v] = closest;
       }
+      all.differences(closest);
+      if (onFlat.count) onFlat.differences(closestOnFlat);
+      for (let v = 0; v < 256; v++) difference[v] = Math.abs(closest[v]) > FLOOR && onFlat.count ? closestOnFlat[v] : closest[v];
       for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
         for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
           const d = difference[gray[y * w + x]];

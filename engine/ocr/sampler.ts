@@ -53,13 +53,15 @@ interface Frame extends RgbPicture {
   atSeconds: number;
   /** Its 8-bit luma, once computed. */
   luma?: Uint8Array;
+  /** Its ink picture, once computed (a frame read for a sample and again for a confirmation or a start search). */
+  ink?: OcrPicture;
 }
 
 const lumaFor = (f: Frame): Uint8Array => (f.luma ??= lumaOf(f));
 
 /** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
 function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
-  return localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still);
+  return (f.ink ??= localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still));
 }
 
 function thumbOf(f: Frame): Float64Array {

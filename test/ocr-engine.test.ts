@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
 import { OcrEngine, ocrEngineName, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
+import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
+import { modelFiles, ocrRuntime } from '../engine/ocr/paddle/models.js';
+import { recognitionInput } from '../engine/ocr/paddle/recognise.js';
+import { InferenceWorker } from '../engine/ocr/paddle/worker.js';
 import { textLines } from '../engine/ocr/words.js';
 import { textVideo } from './helpers/text-media.js';
 
@@ -43,6 +47,33 @@ describe('OcrEngine', () => {
       expect(engine.memoHits.maps).toBe(1);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('reads short lines as one batch exactly as it reads each alone (the engine batches lines of one width)', async () => {
+    const lines = ['Opening night', 'Act two', 'Curtain call', 'Encore'].map((text, i) => ({ text, size: 40, color: 'white', x: '120', y: String(80 + i * 140) }));
+    const file = await textVideo('ocr-engine-batch', 'color=c=0x2b2b2b:s=1280x720:r=25', 2, lines);
+    const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', 'scale=960:540:flags=area', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer' });
+    const picture = { rgb: new Uint8Array(stdout), width: 960, height: 540 };
+    const worker = new InferenceWorker(modelFiles(), ocrRuntime());
+    try {
+      const map = await worker.run('detection', detectionInput(picture));
+      const [mapHeight, mapWidth] = map.dims.slice(-2);
+      const inputs = detectedBoxes(map.data, mapWidth, mapHeight, 960, 540).map((box) => recognitionInput(picture, box).tensor);
+      expect(inputs.length).toBe(4);
+      // All four pad to the recogniser's narrowest input: one width, one batch.
+      expect(new Set(inputs.map((t) => t.dims[3])).size).toBe(1);
+      const alone = [];
+      for (const input of inputs) alone.push(await worker.run('recognition', input));
+      const one = inputs[0].data.length;
+      const data = new Float32Array(one * inputs.length);
+      inputs.forEach((t, k) => data.set(t.data, k * one));
+      const batch = await worker.run('recognition', { data, dims: [inputs.length, ...inputs[0].dims.slice(1)] });
+      const per = alone[0].data.length;
+      expect(batch.dims).toEqual([inputs.length, ...alone[0].dims.slice(1)]);
+      alone.forEach((out, k) => expect(Buffer.from(batch.data.subarray(k * per, (k + 1) * per).slice().buffer).equals(Buffer.from(out.data.slice().buffer))).toBe(true));
+    } finally {
+      await worker.terminate();
     }
   });
 

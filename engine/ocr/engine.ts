@@ -229,11 +229,10 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     if (live.retired) return Promise.reject(new Error('OCR worker retired'));
     return live.worker.run(model, input);
   };
-  const input = detectionInput(picture);
-  const mapKey = ModelMemo.keyOf(input);
+  const mapKey = ModelMemo.pictureKey(picture);
   let map = memo.map(mapKey);
   if (!map) {
-    map = await run('detection', input);
+    map = await run('detection', detectionInput(picture));
     memo.keepMap(mapKey, map);
   }
   const [mapHeight, mapWidth] = map.dims.slice(-2);

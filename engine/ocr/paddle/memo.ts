@@ -2,6 +2,7 @@
 // identical input (a line of a screen recording or a held slide that did not change between samples) gets the stored
 // answer instead of a second inference: the same results, at the cost of hashing the input.
 import { createHash } from 'node:crypto';
+import type { RgbPicture } from '../contrast.js';
 import type { FloatTensor } from './tensor.js';
 
 /** Detection maps are a frame's size (2 MB at 960×544): a few. Recognised lines are a few words each. */
@@ -14,21 +15,27 @@ export class ModelMemo {
   /** Answers given from the memo: detection maps and line readings. */
   readonly hits = { maps: 0, lines: 0 };
 
+  /** The key of a picture's detection: its pixels and size decide the detector's input, and hash four times faster. */
+  static pictureKey(p: RgbPicture): string {
+    const bytes = Buffer.from(p.rgb.buffer, p.rgb.byteOffset, p.rgb.byteLength);
+    return `picture ${p.width}x${p.height}:${createHash('sha256').update(bytes).digest('base64')}`;
+  }
+
   static keyOf(input: FloatTensor, ...context: number[]): string {
     const bytes = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
     return `${[...input.dims, ...context].join(',')}:${createHash('sha256').update(bytes).digest('base64')}`;
   }
 
-  /** A copy of the stored detection map (callers may hand it on as a transferable), or null. */
+  /** The stored detection map, or null. Maps are only read, never changed: it is shared, not copied. */
   map(key: string): FloatTensor | null {
     const found = this.maps.get(key);
     if (!found) return null;
     this.hits.maps++;
-    return { data: found.data.slice(), dims: found.dims };
+    return found;
   }
 
   keepMap(key: string, map: FloatTensor): void {
-    keep(this.maps, key, { data: map.data.slice(), dims: map.dims }, MAPS);
+    keep(this.maps, key, map, MAPS);
   }
 
   /** A copy of a stored line reading, or null. */

@@ -64,20 +64,37 @@ function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
   return (f.ink ??= localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still));
 }
 
-function thumbOf(f: Frame): Float64Array {
-  const out = new Float64Array(THUMB_W * THUMB_H);
-  const counts = new Uint32Array(THUMB_W * THUMB_H);
-  const luma = lumaFor(f);
-  const column = Uint16Array.from({ length: f.width }, (_, x) => Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / f.width)));
-  for (let y = 0; y < f.height; y++) {
-    const row = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / f.height)) * THUMB_W;
-    for (let x = 0, i = y * f.width; x < f.width; x++, i++) {
-      out[row + column[x]] += luma[i];
-      counts[row + column[x]]++;
-    }
+/** Mean luma of 32×18 blocks of a frame, for the change test; the block of each column and row is worked out once. */
+class Thumbnailer {
+  private readonly column: Uint16Array;
+  private readonly row: Uint16Array;
+  private readonly counts = new Uint32Array(THUMB_W * THUMB_H);
+  private readonly sums = new Uint32Array(THUMB_W * THUMB_H);
+
+  constructor(width: number, height: number) {
+    this.column = Uint16Array.from({ length: width }, (_, x) => Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / width)));
+    this.row = Uint16Array.from({ length: height }, (_, y) => Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / height)) * THUMB_W);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) this.counts[this.row[y] + this.column[x]]++;
   }
-  for (let i = 0; i < out.length; i++) out[i] /= Math.max(1, counts[i]);
-  return out;
+
+  of(f: Frame): Float64Array {
+    const { column, row, sums, counts } = this;
+    const luma = lumaFor(f);
+    sums.fill(0);
+    for (let y = 0; y < f.height; y++) {
+      const r = row[y];
+      // Columns map to blocks in order: each run of a block's columns is summed, then added once.
+      for (let x = 0, i = y * f.width; x < f.width; ) {
+        const block = column[x];
+        let run = 0;
+        for (; x < f.width && column[x] === block; x++, i++) run += luma[i];
+        sums[r + block] += run;
+      }
+    }
+    const out = new Float64Array(THUMB_W * THUMB_H);
+    for (let i = 0; i < out.length; i++) out[i] = sums[i] / Math.max(1, counts[i]);
+    return out;
+  }
 }
 
 function changedShare(a: Float64Array, b: Float64Array): number {
@@ -178,6 +195,7 @@ export class TextSampler {
   private sampledThumb: Float64Array | null = null;
   private readonly grid: CellGrid;
   private readonly reference: ReadReference;
+  private readonly thumbnailer: Thumbnailer;
   /** Lines read on the previous stream frame when it was sampled, awaiting confirmation on this one. */
   private pending: Sampled | null = null;
   /** The last stream frame, and whether it was sampled: the frame before a sample, where new lines may already show. */
@@ -197,6 +215,7 @@ export class TextSampler {
     this.intervalFrames = still ? 1 : Math.max(1, Math.round(ocrSampleInterval(opts.durationSeconds) * opts.fps));
     this.minChangeGap = still ? 1 : Math.max(1, Math.round(MIN_CHANGE_GAP_SECONDS * opts.fps));
     this.grid = new CellGrid(opts.width, opts.height);
+    this.thumbnailer = new Thumbnailer(opts.width, opts.height);
     this.reference = new ReadReference(this.grid);
   }
 
@@ -245,7 +264,7 @@ export class TextSampler {
       return 'fixed';
     }
     const i = frame.index;
-    const thumb = thumbOf(frame);
+    const thumb = this.thumbnailer.of(frame);
     let kind: 'fixed' | 'change' = 'fixed';
     if (i - this.lastFixed >= this.intervalFrames) {
       this.lastFixed = i;

@@ -258,12 +258,16 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
       read.set(p.key, words);
     });
   }
-  // A line whose input repeats another's in this picture takes that reading (a copy, as from the memo).
-  const lines = pending.map(({ box, key, words }) => ({
-    box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 },
-    words: words ?? structuredClone(read.get(key)!),
-    detectionScore: box.score,
-  }));
+  // A line whose input repeats another's in this picture takes a copy of that reading (joined lines take words in).
+  const taken = new Set<string>();
+  const lines = pending.map(({ box, key, words }) => {
+    let reading = words;
+    if (!reading) {
+      reading = taken.has(key) ? structuredClone(read.get(key)!) : read.get(key)!;
+      taken.add(key);
+    }
+    return { box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: reading, detectionScore: box.score };
+  });
   return joinedLines(lines);
 }
 

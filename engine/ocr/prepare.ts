@@ -176,19 +176,24 @@ function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, c
 /** A block's candidate backgrounds, distinct, in the order they were found (the earlier wins a tie). */
 class Backgrounds {
   count = 0;
-  private readonly values = new Float64Array(64);
-  private readonly sorted = new Float64Array(64);
-  private readonly ranks = new Int32Array(64);
+  private readonly values: Float64Array;
+  private readonly sorted: Float64Array;
+  private readonly ranks: Int32Array;
+
+  constructor(capacity: number) {
+    this.values = new Float64Array(capacity);
+    this.sorted = new Float64Array(capacity);
+    this.ranks = new Int32Array(capacity);
+  }
 
   clear(): void {
     this.count = 0;
   }
 
-  /** Adds `value` unless it is already listed; whether it was new. */
-  add(value: number): boolean {
-    for (let i = 0; i < this.count; i++) if (this.values[i] === value) return false;
+  /** Adds `value` unless it is already listed. */
+  add(value: number): void {
+    for (let i = 0; i < this.count; i++) if (this.values[i] === value) return;
     this.values[this.count++] = value;
-    return true;
   }
 
   /**
@@ -239,8 +244,10 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const classes = new Uint8Array(w * h);
   const difference = new Int16Array(256);
   const hist = new Uint16Array(256);
-  const all = new Backgrounds();
-  const onFlat = new Backgrounds();
+  // The window's median and the flat regions within REACH blocks.
+  const capacity = 1 + (2 * REACH + 1) ** 2;
+  const all = new Backgrounds(capacity);
+  const onFlat = new Backgrounds(capacity);
   const closest = new Float64Array(256);
   const closestOnFlat = new Float64Array(256);
   for (let by = 0; by < rows; by++) {

@@ -1,5 +1,4 @@
 // The OCR engine itself: offline model, bounded calls, a timed-out worker replaced rather than reused.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -8,17 +7,22 @@ import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
 import { OcrEngine, ocrEngineName, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
 import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
-import { modelFiles, ocrRuntime } from '../engine/ocr/paddle/models.js';
+import { modelFiles, nativeRuntime, ocrRuntime } from '../engine/ocr/paddle/models.js';
 import { recognitionInput } from '../engine/ocr/paddle/recognise.js';
 import { InferenceWorker } from '../engine/ocr/paddle/worker.js';
 import { textLines } from '../engine/ocr/words.js';
 import { textVideo } from './helpers/text-media.js';
 
-async function frameOf(file: string, width: number, height: number): Promise<OcrPicture> {
-  const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', `scale=${width}:${height}:flags=area`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], {
+/** One frame of `file` at 1 s, scaled, as raw pixels. */
+async function rawFrame(file: string, width: number, height: number, pixelFormat: 'gray' | 'rgb24'): Promise<Uint8Array> {
+  const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', `scale=${width}:${height}:flags=area`, '-pix_fmt', pixelFormat, '-f', 'rawvideo', 'pipe:1'], {
     encoding: 'buffer',
   });
-  return localContrastPicture({ gray: new Uint8Array(stdout), width, height });
+  return new Uint8Array(stdout);
+}
+
+async function frameOf(file: string, width: number, height: number): Promise<OcrPicture> {
+  return localContrastPicture({ gray: await rawFrame(file, width, height, 'gray'), width, height });
 }
 
 /** A two-second caption, and its picture as the OCR reads it. */
@@ -53,8 +57,7 @@ describe('OcrEngine', () => {
   it('reads short lines as one batch exactly as it reads each alone (the engine batches lines of one width)', async () => {
     const lines = ['Opening night', 'Act two', 'Curtain call', 'Encore'].map((text, i) => ({ text, size: 40, color: 'white', x: '120', y: String(80 + i * 140) }));
     const file = await textVideo('ocr-engine-batch', 'color=c=0x2b2b2b:s=1280x720:r=25', 2, lines);
-    const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', 'scale=960:540:flags=area', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer' });
-    const picture = { rgb: new Uint8Array(stdout), width: 960, height: 540 };
+    const picture = { rgb: await rawFrame(file, 960, 540, 'rgb24'), width: 960, height: 540 };
     const worker = new InferenceWorker(modelFiles(), ocrRuntime());
     try {
       const map = await worker.run('detection', detectionInput(picture));
@@ -195,7 +198,7 @@ describe('OcrEngine', () => {
   });
 });
 
-const NATIVE = existsSync(resolve(import.meta.dirname, '../node_modules/onnxruntime-node/package.json'));
+const NATIVE = nativeRuntime() !== null;
 
 describe.skipIf(!NATIVE)(`the two OCR runtimes${NATIVE ? '' : ' (skipped: onnxruntime-node did not install; ONNXRUNTIME_NODE_INSTALL=skip npm install)'}`, () => {
   const BIN = resolve(import.meta.dirname, '../bin/preflight.js');

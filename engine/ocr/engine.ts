@@ -244,8 +244,10 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     const key = ModelMemo.keyOf(tensor, box.x0, box.y0, box.x1, box.y1, width);
     pending.push({ box, tensor, width, key, words: memo.line<OcrWord[]>(key) });
   }
-  const read = new Map<string, OcrWord[]>();
-  for (const batch of recognitionBatches(pending.filter((p) => p.words === null))) {
+  // Lines not yet read, by input: a line repeated in this picture is read once.
+  const unread = new Map<string, PendingLine[]>();
+  for (const p of pending) if (!p.words) unread.set(p.key, [...(unread.get(p.key) ?? []), p]);
+  for (const batch of recognitionBatches([...unread.values()].map((same) => same[0]))) {
     const [, channels, height, columns] = batch[0].tensor.dims;
     const one = batch[0].tensor.data.length;
     const data = new Float32Array(one * batch.length);
@@ -255,33 +257,18 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     batch.forEach((p, k) => {
       const words = decodeLine(out.data.subarray(k * steps * classes, (k + 1) * steps * classes), steps, live.alphabet, p.box, p.width).words;
       memo.keepLine(p.key, words);
-      read.set(p.key, words);
+      // Repeats take a copy: joined lines take words into their first line.
+      unread.get(p.key)!.forEach((same, i) => (same.words = i === 0 ? words : structuredClone(words)));
     });
   }
-  // A line whose input repeats another's in this picture takes a copy of that reading (joined lines take words in).
-  const taken = new Set<string>();
-  const lines = pending.map(({ box, key, words }) => {
-    let reading = words;
-    if (!reading) {
-      reading = taken.has(key) ? structuredClone(read.get(key)!) : read.get(key)!;
-      taken.add(key);
-    }
-    return { box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: reading, detectionScore: box.score };
-  });
+  const lines = pending.map(({ box, words }) => ({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: words!, detectionScore: box.score }));
   return joinedLines(lines);
 }
 
-/** Lines not yet read, one per distinct input, grouped by input width and cut into batches of at most
- * MAX_BATCH_COLUMNS columns. */
-function recognitionBatches(unread: PendingLine[]): PendingLine[][] {
-  const keys = new Set<string>();
+/** Lines grouped by input width and cut into batches of at most MAX_BATCH_COLUMNS columns. */
+function recognitionBatches(lines: PendingLine[]): PendingLine[][] {
   const groups = new Map<number, PendingLine[]>();
-  for (const p of unread) {
-    if (keys.has(p.key)) continue;
-    keys.add(p.key);
-    const columns = p.tensor.dims[3];
-    groups.set(columns, [...(groups.get(columns) ?? []), p]);
-  }
+  for (const p of lines) groups.set(p.tensor.dims[3], [...(groups.get(p.tensor.dims[3]) ?? []), p]);
   const batches: PendingLine[][] = [];
   for (const [columns, group] of groups) {
     const size = Math.max(1, Math.floor(MAX_BATCH_COLUMNS / columns));

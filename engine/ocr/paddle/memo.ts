@@ -17,13 +17,11 @@ export class ModelMemo {
 
   /** The key of a picture's detection: its pixels and size decide the detector's input, and hash four times faster. */
   static pictureKey(p: RgbPicture): string {
-    const bytes = Buffer.from(p.rgb.buffer, p.rgb.byteOffset, p.rgb.byteLength);
-    return `picture ${p.width}x${p.height}:${createHash('sha256').update(bytes).digest('base64')}`;
+    return `picture ${p.width}x${p.height}:${digest(p.rgb)}`;
   }
 
   static keyOf(input: FloatTensor, ...context: number[]): string {
-    const bytes = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
-    return `${[...input.dims, ...context].join(',')}:${createHash('sha256').update(bytes).digest('base64')}`;
+    return `${[...input.dims, ...context].join(',')}:${digest(input.data)}`;
   }
 
   /** The stored detection map, or null. Maps are only read, never changed: it is shared, not copied. */
@@ -49,6 +47,9 @@ export class ModelMemo {
     keep(this.lines, key, structuredClone(reading), LINES);
   }
 }
+
+const digest = (data: Uint8Array | Float32Array): string =>
+  createHash('sha256').update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)).digest('base64');
 
 function keep<T>(map: Map<string, T>, key: string, value: T, limit: number): void {
   map.delete(key);

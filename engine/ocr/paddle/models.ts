@@ -28,19 +28,18 @@ export function modelFiles(): ModelFiles {
   };
 }
 
-/** Which ONNX runtime reads: `native` (onnxruntime-node) or `wasm` (onnxruntime-web), and the module a worker imports. */
+/** Which ONNX runtime reads: onnxruntime-node (native) or onnxruntime-web (WebAssembly), and the module a worker imports. */
 export interface OcrRuntime {
   package: 'onnxruntime-node' | 'onnxruntime-web';
-  native: boolean;
   url: string;
 }
 
 /** onnxruntime-node, when it is installed with a binary for this platform (an optional dependency: its install may fail). */
-function nativeRuntime(): OcrRuntime | null {
+export function nativeRuntime(): OcrRuntime | null {
   try {
     const entry = require.resolve('onnxruntime-node');
     const binding = join(dirname(entry), '..', 'bin', 'napi-v6', process.platform, process.arch, 'onnxruntime_binding.node');
-    return existsSync(binding) ? { package: 'onnxruntime-node', native: true, url: pathToFileURL(entry).href } : null;
+    return existsSync(binding) ? { package: 'onnxruntime-node', url: pathToFileURL(entry).href } : null;
   } catch {
     return null;
   }
@@ -48,7 +47,7 @@ function nativeRuntime(): OcrRuntime | null {
 
 /** The ES module build of onnxruntime-web for Node (WebAssembly, no native code), which every install has. */
 function wasmRuntime(): OcrRuntime {
-  return { package: 'onnxruntime-web', native: false, url: pathToFileURL(join(dirname(require.resolve('onnxruntime-web')), 'ort.node.min.mjs')).href };
+  return { package: 'onnxruntime-web', url: pathToFileURL(join(dirname(require.resolve('onnxruntime-web')), 'ort.node.min.mjs')).href };
 }
 
 let chosen: OcrRuntime | null = null;

@@ -28,7 +28,7 @@ process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
   const ort = loaded.InferenceSession ? loaded : loaded.default;
   ort.env.logLevel = 'error';
   let options = {};
-  if (setup.runtime.native) {
+  if (setup.runtime.package === 'onnxruntime-node') {
     // Spinning threads between calls would take the cores the decoder needs.
     options = { intraOpNumThreads: setup.threads, interOpNumThreads: 1, enableCpuMemArena: false, extra: { session: { intra_op: { allow_spinning: '0' } } } };
   } else ort.env.wasm.numThreads = setup.threads;

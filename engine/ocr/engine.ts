@@ -226,7 +226,6 @@ interface PendingLine {
 /** Detection, then recognition of the lines found (those of the same width in batches), one model call at a time. */
 async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo): Promise<OcrLine[]> {
   const retired = () => Promise.reject(new Error('OCR worker retired'));
-  const run: InferenceWorker['run'] = (model, input) => (live.retired ? retired() : live.worker.run(model, input));
   const pictureKey = ModelMemo.pictureKey(picture);
   let boxes = memo.boxes(pictureKey);
   if (!boxes) {
@@ -249,10 +248,11 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     const one = batch[0].tensor.data.length;
     const data = new Float32Array(one * batch.length);
     batch.forEach((p, k) => data.set(p.tensor.data, k * one));
-    const out = await run('recognition', { data, dims: [batch.length, channels, height, columns] });
-    const [, steps, classes] = out.dims;
+    const input = { data, dims: [batch.length, channels, height, columns] };
+    const out = await (live.retired ? retired() : live.worker.recognise(input, live.alphabet.allowed));
+    const [, steps, kept] = out.dims;
     batch.forEach((p, k) => {
-      const words = decodeLine(out.data.subarray(k * steps * classes, (k + 1) * steps * classes), steps, live.alphabet, p.box, p.width).words;
+      const words = decodeLine(out.data.subarray(k * steps * kept, (k + 1) * steps * kept), steps, live.alphabet, p.box, p.width).words;
       memo.keepLine(p.key, words);
       // Repeats take a copy: joined lines take words into their first line.
       unread.get(p.key)!.forEach((same, i) => (same.words = i === 0 ? words : structuredClone(words)));

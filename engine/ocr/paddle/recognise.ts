@@ -61,6 +61,8 @@ export interface Alphabet {
   /** Indexes the decoder may choose (blank included): Latin script, digits, punctuation, space. */
   allowed: Int32Array;
   space: number;
+  /** The space's place in `allowed`. */
+  spaceSlot: number;
 }
 
 /** Latin letters, digits and the punctuation of Latin-script text: the model's Chinese characters are never chosen. */
@@ -69,7 +71,19 @@ const LATIN = /^[\x21-\x7e\p{Script=Latin}‘’“”–—…€£]$/u;
 export function alphabetOf(dictionary: string): Alphabet {
   const chars = ['', ...dictionary.split(/\r?\n/).filter((c, i, all) => c !== '' || i < all.length - 1), ' '];
   const allowed = chars.map((c, i) => (i === 0 || c === ' ' || LATIN.test(c) ? i : -1)).filter((i) => i >= 0);
-  return { chars, allowed: Int32Array.from(allowed), space: chars.length - 1 };
+  const space = chars.length - 1;
+  return { chars, allowed: Int32Array.from(allowed), space, spaceSlot: allowed.indexOf(space) };
+}
+
+/**
+ * The probabilities of the classes `keep`, in that order, of each of the `columns` columns of `probs` (columns × `size`
+ * classes): all the decoder reads of the recogniser's output, a few hundred of its 6,625 classes. It uses nothing from
+ * outside its body: the OCR child runs its source on the output and sends back only these.
+ */
+export function keptColumns(probs: Float32Array, columns: number, size: number, keep: ArrayLike<number>): Float32Array {
+  const kept = new Float32Array(columns * keep.length);
+  for (let t = 0, k = 0; t < columns; t++) for (let j = 0; j < keep.length; j++, k++) kept[k] = probs[t * size + keep[j]];
+  return kept;
 }
 
 export interface ReadText {
@@ -78,23 +92,25 @@ export interface ReadText {
 }
 
 /**
- * Greedy CTC decoding of `probs` (columns × alphabet size) for a crop at `box` that was resized to `width` input px:
+ * Greedy CTC decoding of `probs` (columns × the alphabet's allowed classes: {@link keptColumns}) for a crop at `box`
+ * that was resized to `width` input px:
  * words are the runs between spaces, each boxed from its first to its last character's column, and scored by the mean
  * probability of its characters (0..100).
  */
 export function decodeLine(probs: Float32Array, columns: number, alphabet: Alphabet, box: OcrBox, width: number): ReadText {
-  const size = alphabet.chars.length;
+  const { allowed, spaceSlot } = alphabet;
+  const size = allowed.length;
   const read: { index: number; column: number; p: number }[] = [];
   let previous = 0;
   let spaceSince = 0;
   for (let t = 0; t < columns; t++) {
     let best = 0;
     let bestP = -1;
-    for (const i of alphabet.allowed) {
-      const p = probs[t * size + i];
-      if (p > bestP) [best, bestP] = [i, p];
+    for (let j = 0; j < size; j++) {
+      const p = probs[t * size + j];
+      if (p > bestP) [best, bestP] = [allowed[j], p];
     }
-    spaceSince = Math.max(spaceSince, probs[t * size + alphabet.space]);
+    spaceSince = Math.max(spaceSince, probs[t * size + spaceSlot]);
     if (best !== 0 && best !== previous) {
       // The model (trained mostly on Chinese) often leaves the space between Latin words as blanks whose space
       // probability stands out: such a gap is a space too.

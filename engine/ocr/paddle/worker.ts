@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import type { RgbPicture } from '../contrast.js';
 import { boxesOfMap, DETECTION_BOXES, DETECTION_INPUT, detectionTensor, type DetectedBox } from './detect.js';
+import { keptColumns } from './recognise.js';
 import type { ModelFiles, OcrRuntime } from './models.js';
 import type { FloatTensor } from './tensor.js';
 
@@ -31,6 +32,7 @@ const DETECTION_INPUT = ${JSON.stringify(DETECTION_INPUT)};
 const DETECTION_BOXES = ${JSON.stringify(DETECTION_BOXES)};
 const detectionTensor = ${detectionTensor.toString()};
 const boxesOfMap = ${boxesOfMap.toString()};
+const keptColumns = ${keptColumns.toString()};
 (async () => {
   const setup = JSON.parse(process.argv[1]);
   const loaded = await import(setup.runtime.url);
@@ -45,7 +47,7 @@ const boxesOfMap = ${boxesOfMap.toString()};
     detection: await ort.InferenceSession.create(setup.detection, options),
     recognition: await ort.InferenceSession.create(setup.recognition, options),
   };
-  process.on('message', async ({ id, model, data, dims, picture }) => {
+  process.on('message', async ({ id, model, data, dims, picture, keep }) => {
     try {
       const session = sessions[model];
       const { stride, scale, shift } = DETECTION_INPUT;
@@ -55,6 +57,9 @@ const boxesOfMap = ${boxesOfMap.toString()};
       if (picture) {
         const [mapHeight, mapWidth] = tensor.dims.slice(-2);
         process.send({ id, boxes: boxesOfMap(tensor.data, mapWidth, mapHeight, picture.width, picture.height, DETECTION_BOXES) });
+      } else if (keep) {
+        const [batch, steps, classes] = tensor.dims;
+        process.send({ id, data: keptColumns(tensor.data, batch * steps, classes, keep), dims: [batch, steps, keep.length] });
       } else process.send({ id, data: tensor.data, dims: tensor.dims });
     } catch (err) {
       process.send({ id, error: String(err) });
@@ -124,13 +129,18 @@ export class InferenceWorker {
     return this.call({ model, data: input.data, dims: input.dims }) as Promise<FloatTensor>;
   }
 
+  /** The recogniser's output for `input` (lines × columns × classes), of the classes `keep` only (keptColumns). */
+  recognise(input: FloatTensor, keep: Int32Array): Promise<FloatTensor> {
+    return this.call({ model: 'recognition', data: input.data, dims: input.dims, keep }) as Promise<FloatTensor>;
+  }
+
   /** The line boxes the detector finds in a picture: detectedBoxes(map of detectionInput(picture)), made in the child. */
   detect(picture: RgbPicture): Promise<DetectedBox[]> {
     const { rgb, width, height } = picture;
     return this.call({ model: 'detection', picture: { rgb, width, height } }) as Promise<DetectedBox[]>;
   }
 
-  private async call(message: { model: ModelName; data?: Float32Array; dims?: number[]; picture?: RgbPicture }): Promise<FloatTensor | DetectedBox[]> {
+  private async call(message: { model: ModelName; data?: Float32Array; dims?: number[]; picture?: RgbPicture; keep?: Int32Array }): Promise<FloatTensor | DetectedBox[]> {
     await this.ready;
     if (this.ended) throw this.ended;
     const id = this.next++;

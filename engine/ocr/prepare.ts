@@ -23,10 +23,13 @@ const GAIN = 3;
  * it becomes full black, up to this (full black from 64 code values). */
 const MAX_GAIN = 6;
 
-function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { cols: number; rows: number; medians: Float64Array } {
+/** Each block's median, and the lowest and highest code value in it. */
+function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { cols: number; rows: number; medians: Float64Array; lowest: Uint8Array; highest: Uint8Array } {
   const cols = Math.ceil(w / size);
   const rows = Math.ceil(h / size);
   const medians = new Float64Array(cols * rows);
+  const lowest = new Uint8Array(cols * rows);
+  const highest = new Uint8Array(cols * rows);
   const hist = new Uint32Array(256);
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
@@ -40,11 +43,16 @@ function blockMedians(gray: Uint8Array, w: number, h: number, size: number): { c
       }
       let seen = 0;
       let v = 0;
+      while (v < 255 && hist[v] === 0) v++;
+      lowest[by * cols + bx] = v;
       while (v < 255 && seen + hist[v] <= n >> 1) seen += hist[v++];
       medians[by * cols + bx] = v;
+      let top = 255;
+      while (top > 0 && hist[top] === 0) top--;
+      highest[by * cols + bx] = top;
     }
   }
-  return { cols, rows, medians };
+  return { cols, rows, medians, lowest, highest };
 }
 
 function neighbourhood(medians: Float64Array, cols: number, rows: number, bx: number, by: number, radius: number): number[] {
@@ -197,10 +205,11 @@ class Backgrounds {
   }
 
   /**
-   * `out[v]`, for every code value v: v minus the closest candidate, the earlier listed on a tie, or 255 where none is
-   * closer than 255. The same as scanning the list for each v, from a sweep over the sorted candidates.
+   * `out[v]`, for every code value v from `from` to `to`: v minus the closest candidate, the earlier listed on a tie,
+   * or 255 where none is closer than 255. The same as scanning the list for each v, from a sweep over the sorted
+   * candidates.
    */
-  differences(out: Float64Array): void {
+  differences(out: Float64Array, from: number, to: number): void {
     const n = this.count;
     for (let i = 0; i < n; i++) {
       let j = i;
@@ -214,7 +223,7 @@ class Backgrounds {
     }
     // below: the last sorted candidate at or under v.
     let below = -1;
-    for (let v = 0; v < 256; v++) {
+    for (let v = from; v <= to; v++) {
       while (below + 1 < n && this.sorted[below + 1] <= v) below++;
       let best = 255;
       if (below >= 0) best = v - this.sorted[below];
@@ -235,7 +244,7 @@ class Backgrounds {
 export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPicture {
   const { gray, width: w, height: h } = p;
   const size = Math.max(4, Math.round(Math.max(w, h) * BLOCK_FRACTION));
-  const { cols, rows, medians } = blockMedians(gray, w, h, size);
+  const { cols, rows, medians, lowest, highest } = blockMedians(gray, w, h, size);
   const flat = new Float64Array(cols * rows).fill(NaN);
   if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
   // Each pixel's signed difference from the closest candidate background, through one lookup table per block.
@@ -267,9 +276,11 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
           if (Math.abs(f - own) <= FLAT_SPREAD) onFlat.add(f);
         }
       }
-      all.differences(closest);
-      if (onFlat.count) onFlat.differences(closestOnFlat);
-      for (let v = 0; v < 256; v++) difference[v] = Math.abs(closest[v]) > FLOOR && onFlat.count ? closestOnFlat[v] : closest[v];
+      // The tables are needed only for the code values the block holds.
+      const [from, to] = [lowest[by * cols + bx], highest[by * cols + bx]];
+      all.differences(closest, from, to);
+      if (onFlat.count) onFlat.differences(closestOnFlat, from, to);
+      for (let v = from; v <= to; v++) difference[v] = Math.abs(closest[v]) > FLOOR && onFlat.count ? closestOnFlat[v] : closest[v];
       for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
         for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
           const d = difference[gray[y * w + x]];
@@ -332,10 +343,13 @@ export function blankBusyTiles(picture: Uint8Array, w: number, h: number, bothPo
       const [x1, y1] = [Math.min(w, tx + BUSY_TILE), Math.min(h, ty + BUSY_TILE)];
       let transitions = 0;
       let bothTransitions = 0;
+      // Two code values lie on either side of 128 when they differ in the top bit.
       for (let y = ty; y < y1; y++) {
-        for (let x = tx + 1; x < x1; x++) {
-          if (picture[y * w + x] < 128 !== picture[y * w + x - 1] < 128) transitions++;
-          if (measured !== picture && measured[y * w + x] < 128 !== measured[y * w + x - 1] < 128) bothTransitions++;
+        for (let i = y * w + tx + 1, end = y * w + x1; i < end; i++) transitions += ((picture[i] ^ picture[i - 1]) >> 7) & 1;
+      }
+      if (measured !== picture) {
+        for (let y = ty; y < y1; y++) {
+          for (let i = y * w + tx + 1, end = y * w + x1; i < end; i++) bothTransitions += ((measured[i] ^ measured[i - 1]) >> 7) & 1;
         }
       }
       const area = (x1 - tx) * (y1 - ty);

@@ -1,6 +1,6 @@
 // The PaddleOCR post-processing on its own: line boxes from a detection map, words from recognition columns.
 import { describe, expect, it } from 'vitest';
-import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
+import { boxesOfMap, DETECTION_BOXES, DETECTION_INPUT, detectedBoxes, detectionInput, detectionTensor } from '../engine/ocr/paddle/detect.js';
 import { alphabetOf, decodeLine, keptColumns } from '../engine/ocr/paddle/recognise.js';
 
 describe('detectedBoxes', () => {
@@ -71,5 +71,28 @@ describe('decodeLine', () => {
     expect(read.words[0].box.x0).toBe(100);
     expect(read.words[2].box.x1).toBe(172);
     expect(read.words[1].box).toEqual({ x0: 136, y0: 10, x1: 152, y1: 30 });
+  });
+});
+
+describe('the functions the OCR child runs from their source', () => {
+  // The child evaluates each function's text on its own: nothing of its module is in scope there.
+  const alone = <F>(fn: F): F => new Function(`return (${String(fn)});`)() as F;
+
+  it('build the same detector input, boxes and kept columns with nothing of their module in scope', () => {
+    const [w, h] = [70, 40];
+    const rgb = Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 37) % 256);
+    const { stride, scale, shift } = DETECTION_INPUT;
+    const input = alone(detectionTensor)(rgb, w, h, stride, scale, shift);
+    expect(input.dims).toEqual([1, 3, 64, 96]);
+    expect(Buffer.from(input.data.buffer).equals(Buffer.from(detectionInput({ rgb, width: w, height: h }).data.buffer))).toBe(true);
+
+    const prob = Float32Array.from({ length: 96 * 64 }, (_, i) => ((i % 96 > 10 && i % 96 < 60 && i > 96 * 12 && i < 96 * 20) ? 0.9 : (i % 7) / 20));
+    const boxes = alone(boxesOfMap)(prob, 96, 64, w, h, DETECTION_BOXES);
+    expect(boxes.length).toBeGreaterThan(0);
+    expect(boxes).toEqual(detectedBoxes(prob, 96, 64, w, h));
+
+    const probs = Float32Array.from({ length: 5 * 9 }, (_, i) => i / 45);
+    expect(Array.from(alone(keptColumns)(probs, 5, 9, [0, 4, 8]))).toEqual(Array.from(keptColumns(probs, 5, 9, [0, 4, 8])));
+    expect(Array.from(keptColumns(probs, 5, 9, [0, 4, 8]).subarray(3, 6))).toEqual([9, 13, 17].map((k) => Math.fround(k / 45)));
   });
 });

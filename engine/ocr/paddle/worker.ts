@@ -1,6 +1,7 @@
-// Model inference in a child process: the decode pass keeps reading frames while a picture is read. The child only
-// runs the two ONNX sessions; preparing tensors and reading their output happens in the caller (detect.ts,
-// recognise.ts). A process rather than a thread because a call that times out must be ended wherever it is, and
+// Model inference in a child process: the decode pass keeps reading frames while a picture is read. The child runs
+// the two ONNX sessions, and the steps next to them whose data is large (a picture's detector input and line boxes, the
+// recogniser's columns the decoder reads) with detect.ts's and recognise.ts's own functions; everything else happens
+// in the caller. A process rather than a thread because a call that times out must be ended wherever it is, and
 // ending a thread inside a native runtime call aborts the whole process; a process is killed safely. Its code is a
 // string so that it runs the same from the TypeScript sources, the compiled files and the bundled CLI, none of which
 // need to know where the others put a worker file.
@@ -23,9 +24,9 @@ const MAX_INFERENCE_THREADS = 4;
 const inferenceThreads = () => Math.max(1, Math.min(MAX_INFERENCE_THREADS, availableParallelism()));
 
 // The child ends itself when its parent goes (exit, crash or kill), even in the middle of a call. A picture to detect
-// text in is sent as it is; the child makes the detector's input and finds the line boxes in its map with detect.ts's
-// own code, and sends back the boxes: a quarter of the bytes through the channel one way and next to none the other,
-// and no tensor or map for the parent to allocate and collect.
+// text in is sent as it is and its line boxes come back: a quarter of the bytes of the detector's input one way and
+// next to none of its map the other, and no tensor or map for the parent to allocate and collect. The functions are
+// self-contained, so their source runs here as it runs in the parent.
 const WORKER_SOURCE = `
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 const DETECTION_INPUT = ${JSON.stringify(DETECTION_INPUT)};
@@ -79,7 +80,10 @@ interface Reply {
   failed?: string;
 }
 
-/** One child process holding both sessions; `run` sends a tensor and resolves with the model's output. */
+/**
+ * One child process holding both sessions: `detect` answers a picture's line boxes, `recognise` the columns the
+ * decoder reads, `run` a model's whole output.
+ */
 export class InferenceWorker {
   private readonly child: ChildProcess;
   private readonly calls = new Map<number, { resolve: (answer: FloatTensor | DetectedBox[]) => void; reject: (err: Error) => void }>();
@@ -126,26 +130,27 @@ export class InferenceWorker {
 
   /** Runs `model` on a tensor and answers its output. */
   run(model: ModelName, input: FloatTensor): Promise<FloatTensor> {
-    return this.call({ model, data: input.data, dims: input.dims }) as Promise<FloatTensor>;
+    return this.call<FloatTensor>({ model, data: input.data, dims: input.dims });
   }
 
   /** The recogniser's output for `input` (lines × columns × classes), of the classes `keep` only (keptColumns). */
   recognise(input: FloatTensor, keep: Int32Array): Promise<FloatTensor> {
-    return this.call({ model: 'recognition', data: input.data, dims: input.dims, keep }) as Promise<FloatTensor>;
+    return this.call<FloatTensor>({ model: 'recognition', data: input.data, dims: input.dims, keep });
   }
 
   /** The line boxes the detector finds in a picture: detectedBoxes(map of detectionInput(picture)), made in the child. */
   detect(picture: RgbPicture): Promise<DetectedBox[]> {
     const { rgb, width, height } = picture;
-    return this.call({ model: 'detection', picture: { rgb, width, height } }) as Promise<DetectedBox[]>;
+    return this.call<DetectedBox[]>({ model: 'detection', picture: { rgb, width, height } });
   }
 
-  private async call(message: { model: ModelName; data?: Float32Array; dims?: number[]; picture?: RgbPicture; keep?: Int32Array }): Promise<FloatTensor | DetectedBox[]> {
+  /** Sends one call; its answer is the kind of reply that message asks for (boxes for a picture, else a tensor). */
+  private async call<T extends FloatTensor | DetectedBox[]>(message: { model: ModelName; data?: Float32Array; dims?: number[]; picture?: RgbPicture; keep?: Int32Array }): Promise<T> {
     await this.ready;
     if (this.ended) throw this.ended;
     const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.calls.set(id, { resolve: resolve as (answer: FloatTensor | DetectedBox[]) => void, reject });
       this.child.send({ id, ...message });
     });
   }

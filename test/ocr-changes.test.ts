@@ -25,7 +25,7 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     reference.markRead(first, plan);
     // Coding noise: every pixel off by one level.
     const noisy = first.map((v, i) => v + (i % 2));
-    expect(grid.plan(reference.changedSinceRead(noisy))).toEqual({ whole: false, regions: [] });
+    expect(grid.plan(reference.changedSinceRead(noisy))).toEqual({ whole: false, regions: [], changes: [] });
   });
 
   it('reads a changed word as a region grown sideways more than up and down, and the whole picture when most of it changed', () => {
@@ -45,13 +45,57 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     expect(grid.plan(reference.changedSinceRead(paint(base, 0, 0, W, 150, 20))).whole).toBe(true);
   });
 
-  it('reads the whole picture when a change comes near a known line (a crop would read the line differently), a region elsewhere', () => {
+  it('reads the whole picture when a band around a changed known line would cover over half of a small picture, a region elsewhere', () => {
     const base = picture();
     const changed = grid.changedCells(paint(base, 200, 100, 216, 116, 250), base);
     expect(grid.withLines(grid.plan(changed), [{ x0: 40, y0: 96, x1: 230, y1: 120 }])).toEqual({ whole: true });
     const far = grid.withLines(grid.plan(changed), [{ x0: 10, y0: 10, x1: 60, y1: 30 }]);
     expect(far.whole).toBe(false);
     if (!far.whole) expect(far.regions).toHaveLength(1);
+  });
+
+  it('reads a change near known lines as a full-width band holding every line it crosses with a margin, and keeps the lines beside it', () => {
+    const [w, h] = [960, 720];
+    const big = new CellGrid(w, h);
+    const base = new Uint8Array(w * h).fill(30);
+    const painted = base.slice();
+    const fill = (x0: number, y0: number, x1: number, y1: number) => {
+      for (let y = y0; y < y1; y++) painted.fill(230, y * w + x0, y * w + x1);
+    };
+    fill(300, 100, 316, 116); // a glyph typed on the first line
+    fill(800, 600, 816, 616); // something far from every line
+    fill(200, 330, 216, 340); // a pointer just below the third line
+    const lines = [
+      { x0: 40, y0: 100, x1: 400, y1: 116 },
+      { x0: 40, y0: 124, x1: 400, y1: 140 },
+      { x0: 40, y0: 300, x1: 400, y1: 316 },
+    ];
+    const plan = big.withLines(big.plan(big.changedCells(painted, base)), lines);
+    expect(plan.whole).toBe(false);
+    if (plan.whole) return;
+    expect(plan.regions).toHaveLength(1);
+    expect(plan.regions[0].left).toBeGreaterThan(600);
+    expect(plan.bands).toHaveLength(2);
+    const [top, bottom] = plan.bands;
+    expect(top.rectangle).toMatchObject({ left: 0, width: w });
+    // The changed cells cross the first line's rows and reach the second's: the core takes in both, whole.
+    expect(top.cores).toEqual([{ y0: 96, y1: 140 }]);
+    expect(top.rectangle.top).toBeLessThanOrEqual(96 - 3 * CELL);
+    expect(top.rectangle.top + top.rectangle.height).toBeGreaterThanOrEqual(140 + 3 * CELL);
+    // The pointer comes near the third line without crossing it: the band reads around it, the line stays as read.
+    expect(bottom.rectangle).toMatchObject({ left: 0, width: w });
+    expect(bottom.cores).toEqual([{ y0: 320, y1: 352 }]);
+    expect(bottom.rectangle.top).toBeLessThanOrEqual(300);
+    // A change on the band's rows far from every line is read by the band, not again as a crop of its own.
+    fill(860, 150, 876, 166);
+    const joined = big.withLines(big.plan(big.changedCells(painted, base)), lines);
+    expect(joined.whole).toBe(false);
+    if (joined.whole) return;
+    expect(joined.regions).toHaveLength(1);
+    expect(joined.bands[0].cores).toEqual([
+      { y0: 96, y1: 140 },
+      { y0: 144, y1: 176 },
+    ]);
   });
 
   it('accumulates a slow fade against what was read, rather than against the last frame', () => {

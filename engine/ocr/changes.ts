@@ -30,8 +30,54 @@ export function lumaOf(p: RgbPicture): Uint8Array {
 
 export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.top, x1: r.left + r.width, y1: r.top + r.height });
 
-/** What a sample reads: the whole picture, or only these rectangles (none: nothing changed). */
-export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[] };
+/** What a sample reads: the whole picture, or only these rectangles (none: nothing changed) around the changed cells. */
+export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[]; changes: OcrBox[] };
+
+/** A span of picture rows, end exclusive. */
+export interface Rows {
+  y0: number;
+  y1: number;
+}
+
+/** A full-width rectangle read where a change came near known lines; its reading stands for the lines across its cores. */
+export interface BandRead {
+  rectangle: OcrRectangle;
+  cores: Rows[];
+}
+
+/** What a sample reads once the known lines are considered: crops (`regions`) where no line was, bands where one was. */
+export type LinePlan = { whole: true } | { whole: false; regions: OcrRectangle[]; bands: BandRead[] };
+
+export const rowsOf = (b: OcrBox): Rows => ({ y0: b.y0, y1: b.y1 });
+export const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
+const rowsUnion = (rows: Rows[]): Rows => ({ y0: Math.min(...rows.map((r) => r.y0)), y1: Math.max(...rows.map((r) => r.y1)) });
+
+/** Row spans merged where they overlap, in order from the top. */
+function mergedRows(rows: Rows[]): Rows[] {
+  const out: Rows[] = [];
+  for (const r of [...rows].sort((a, b) => a.y0 - b.y0)) {
+    const last = out.at(-1);
+    if (last && rowsOverlap(last, r)) out[out.length - 1] = rowsUnion([last, r]);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+interface Band {
+  rows: Rows;
+  cores: Rows[];
+}
+
+/** Bands merged where their rows overlap (one reading instead of two of the same rows), each keeping its cores. */
+function mergedBands(bands: Band[]): Band[] {
+  const out: Band[] = [];
+  for (const b of [...bands].sort((a, c) => a.rows.y0 - c.rows.y0)) {
+    const last = out.at(-1);
+    if (last && rowsOverlap(last.rows, b.rows)) out[out.length - 1] = { rows: rowsUnion([last.rows, b.rows]), cores: [...last.cores, ...b.cores] };
+    else out.push(b);
+  }
+  return out;
+}
 
 export class CellGrid {
   readonly columns: number;
@@ -73,25 +119,56 @@ export class CellGrid {
 
   /** The regions of `changed` cells: each group of touching changed cells grown by a cell; the whole picture when they would cover much of it. */
   plan(changed: Uint8Array): ReadPlan {
-    return this.planOf(mergedOverlapping(this.groups(changed).map((g) => this.grown(g, REGION_MARGIN_CELLS))));
+    const groups = this.groups(changed);
+    const changes = groups.map((g) => this.clipped({ x0: g.x0 * CELL, y0: g.y0 * CELL, x1: g.x1 * CELL, y1: g.y1 * CELL }));
+    return this.planOf(mergedOverlapping(groups.map((g) => this.grown(g, REGION_MARGIN_CELLS))), changes);
   }
 
   /**
-   * `plan` checked against the known lines (`lines`, read before): a region touching one is read as the whole picture.
-   * The detector sees far around a line, so a crop reads a line it cuts through, or one with a pointer passing close,
-   * differently from the whole picture (split at a word gap, a glyph lost or gained); a line is only ever read whole.
+   * `plan` checked against the known lines (`lines`, read before). A region that comes near a known line is read as a
+   * band across the whole picture instead of as a crop: the detector sees far around a line, so a crop reads a line it
+   * cuts through, or one with a pointer passing close, differently from the whole picture (split at a word gap, a glyph
+   * lost or gained). The band spans the picture's width, and every known line it re-reads with the region margin above
+   * and below, so a line is only ever read with the context a whole reading gives it. Its reading replaces the known
+   * lines across its core rows (the changed rows and the lines they cross); lines in its margins stay as they were
+   * read. Bands and crops past half the picture make a whole reading.
    */
-  withLines(plan: ReadPlan, lines: OcrBox[]): ReadPlan {
+  withLines(plan: ReadPlan, lines: OcrBox[]): LinePlan {
     if (plan.whole) return plan;
     const near = lines.map((l) => this.padded(l));
-    return plan.regions.some((r) => near.some((l) => boxesOverlap(l, rectangleBox(r)))) ? { whole: true } : plan;
+    const touches = (r: OcrRectangle) => near.some((l) => boxesOverlap(l, rectangleBox(r)));
+    // The rows that changed are the core: a known line beside them keeps its reading (its pixels did not change).
+    const changedRows = (regions: OcrRectangle[]) => plan.changes.filter((c) => regions.some((r) => boxesOverlap(rectangleBox(r), c))).map(rowsOf);
+    let cores = mergedRows(changedRows(plan.regions.filter(touches)));
+    let crops = plan.regions.filter((r) => !touches(r));
+    if (cores.length === 0) return { whole: false, regions: crops, bands: [] };
+    const margin = REGION_MARGIN_CELLS.y * CELL;
+    let bands: Band[] = [];
+    for (;;) {
+      // A core takes in every known line it crosses, whole; a crop the band would cover becomes part of its core.
+      const grown = mergedRows(cores.map((core) => rowsUnion([core, ...lines.filter((l) => rowsOverlap(core, l)).map(rowsOf)])));
+      bands = mergedBands(grown.map((core) => ({ rows: this.rowsClipped({ y0: core.y0 - margin, y1: core.y1 + margin }), cores: [core] })));
+      const covered = crops.filter((r) => bands.some((b) => rowsOverlap(b.rows, rowsOf(rectangleBox(r)))));
+      const settled = covered.length === 0 && grown.length === cores.length && grown.every((r, i) => r.y0 === cores[i].y0 && r.y1 === cores[i].y1);
+      if (settled) break;
+      cores = mergedRows([...grown, ...changedRows(covered)]);
+      crops = crops.filter((r) => !covered.includes(r));
+    }
+    const regions = bands.map((b): OcrRectangle => ({ left: 0, top: b.rows.y0, width: this.width, height: b.rows.y1 - b.rows.y0 }));
+    const area = [...regions, ...crops].reduce((sum, r) => sum + r.width * r.height, 0);
+    if (area > MAX_REGION_SHARE * this.width * this.height) return { whole: true };
+    return { whole: false, regions: crops, bands: bands.map((b, i) => ({ rectangle: regions[i], cores: b.cores })) };
   }
 
-  private planOf(boxes: OcrBox[]): ReadPlan {
+  private rowsClipped(r: Rows): Rows {
+    return { y0: Math.max(0, Math.floor(r.y0)), y1: Math.min(this.height, Math.ceil(r.y1)) };
+  }
+
+  private planOf(boxes: OcrBox[], changes: OcrBox[]): ReadPlan {
     const regions = boxes.length > MAX_REGIONS ? [unionBox(boxes)] : boxes;
     const area = regions.reduce((sum, r) => sum + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
     if (area > MAX_REGION_SHARE * this.width * this.height) return { whole: true };
-    return { whole: false, regions: regions.map((r) => ({ left: r.x0, top: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 })) };
+    return { whole: false, regions: regions.map((r) => ({ left: r.x0, top: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 })), changes };
   }
 
   private cellSpan(box: OcrBox): [number, number, number, number] {

@@ -4,12 +4,12 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { CellGrid, lumaOf, ReadReference, rectangleBox, type ReadPlan } from './changes.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, rowsOverlap, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture, type OcrRectangle } from './engine.js';
-import { boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
+import { boxesOverlap, boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import { unreadLines, type UnreadLine } from './unread.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -303,35 +303,41 @@ export class TextSampler {
   }
 
   /**
-   * Reads what changed since it was read: the whole frame, or only `plan`'s regions (grown to the lines they touch),
-   * keeping the previous sample's lines elsewhere (those it did not confirm are confirmed again like new ones). The
-   * previous sample's confirmation has run by now: samples are at least two stream frames apart.
+   * Reads what changed since it was read: the whole frame, or only `plan`'s regions, as crops where no line was and as
+   * full-width bands where one was (withLines), keeping the previous sample's lines elsewhere (those it did not confirm
+   * are confirmed again like new ones). The previous sample's confirmation has run by now: samples are at least two
+   * stream frames apart.
    */
   private async readChanged(frame: Frame, cells: ReadPlan, prior: Sampled | null, trusted: Map<ReadLine, TextLine>): Promise<ReadLine[]> {
     const known = prior ? await prior.lines : [];
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
-    // No region comes near a known line (withLines reads those whole), so every known line is kept.
-    for (const line of known) {
+    // A band's reading stands for the lines across its cores; every other known line is kept.
+    const inCores = (band: BandRead) => (b: OcrBox) => band.cores.some((core) => rowsOverlap(core, b));
+    let kept = known.filter((line) => !plan.bands.some((band) => inCores(band)(line.box)));
+    let fresh: ReadLine[] = [];
+    if (plan.regions.length === 0 && plan.bands.length === 0) this.stats.unchangedSamples++;
+    else {
+      const started = performance.now();
+      const found: TextLine[] = [];
+      const reads = [...plan.regions.map((region) => ({ region, keep: (_: OcrBox) => true })), ...plan.bands.map((band) => ({ region: band.rectangle, keep: inCores(band) }))];
+      for (const { region, keep } of reads) {
+        const read = await this.engine.recognise(frame, region);
+        if (read) found.push(...textLines(read, frame.height).filter((line) => keep(line.box)));
+        else this.reference.forget();
+        this.stats.regionReads++;
+      }
+      fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
+      this.stats.ocrMs += performance.now() - started;
+      // A line read again where a kept one was (its box reaching a core the kept box only touched) replaces it.
+      kept = kept.filter((line) => !fresh.some((f) => boxesOverlap(f.box, line.box)));
+    }
+    for (const line of kept) {
       const match = prior!.confirmed.get(line);
       if (match) trusted.set(line, match);
     }
-    this.stats.keptLines += known.length;
-    if (plan.regions.length === 0) {
-      this.stats.unchangedSamples++;
-      return known;
-    }
-    const started = performance.now();
-    const found: TextLine[] = [];
-    for (const region of plan.regions) {
-      const read = await this.engine.recognise(frame, region);
-      if (read) found.push(...textLines(read, frame.height));
-      else this.reference.forget();
-      this.stats.regionReads++;
-    }
-    const fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
-    this.stats.ocrMs += performance.now() - started;
-    return [...known, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+    this.stats.keptLines += kept.length;
+    return [...kept, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   }
 
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {

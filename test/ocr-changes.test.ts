@@ -54,7 +54,7 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     if (!far.whole) expect(far.regions).toHaveLength(1);
   });
 
-  it('reads a change near known lines as a full-width band holding every line it crosses with a margin, and keeps the lines beside it', () => {
+  it('reads a change near known lines as a full-width band holding every line it touches with a margin, and keeps the lines beside it', () => {
     const [w, h] = [960, 720];
     const big = new CellGrid(w, h);
     const base = new Uint8Array(w * h).fill(30);
@@ -78,13 +78,13 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     expect(plan.bands).toHaveLength(2);
     const [top, bottom] = plan.bands;
     expect(top.rectangle).toMatchObject({ left: 0, width: w });
-    // The changed cells cross the first line's rows and reach the second's: the core takes in both, whole.
-    expect(top.cores).toEqual([{ y0: 96, y1: 140 }]);
+    // The changed cells touch the first line and reach the second: the band holds both, whole, and stands for its cells.
+    expect(top.changes).toEqual([{ x0: 288, y0: 96, x1: 320, y1: 128 }]);
     expect(top.rectangle.top).toBeLessThanOrEqual(96 - 3 * CELL);
     expect(top.rectangle.top + top.rectangle.height).toBeGreaterThanOrEqual(140 + 3 * CELL);
     // The pointer comes near the third line without crossing it: the band reads around it, the line stays as read.
     expect(bottom.rectangle).toMatchObject({ left: 0, width: w });
-    expect(bottom.cores).toEqual([{ y0: 320, y1: 352 }]);
+    expect(bottom.changes).toEqual([{ x0: 192, y0: 320, x1: 224, y1: 352 }]);
     expect(bottom.rectangle.top).toBeLessThanOrEqual(300);
     // A change on the band's rows far from every line is read by the band, not again as a crop of its own.
     fill(860, 150, 876, 166);
@@ -92,10 +92,11 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     expect(joined.whole).toBe(false);
     if (joined.whole) return;
     expect(joined.regions).toHaveLength(1);
-    expect(joined.bands[0].cores).toEqual([
-      { y0: 96, y1: 140 },
-      { y0: 144, y1: 176 },
+    expect(joined.bands[0].changes).toEqual([
+      { x0: 288, y0: 96, x1: 320, y1: 128 },
+      { x0: 848, y0: 144, x1: 880, y1: 176 },
     ]);
+    expect(joined.bands[0].rectangle.top + joined.bands[0].rectangle.height).toBeGreaterThanOrEqual(176 + 3 * CELL);
   });
 
   it('accumulates a slow fade against what was read, rather than against the last frame', () => {

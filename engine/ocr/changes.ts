@@ -39,17 +39,18 @@ export interface Rows {
   y1: number;
 }
 
-/** A full-width rectangle read where a change came near known lines; its reading stands for the lines across its cores. */
+/** A full-width rectangle read where a change came near known lines; its reading stands for the lines on `changes`. */
 export interface BandRead {
   rectangle: OcrRectangle;
-  cores: Rows[];
+  /** The changed cells it was read for (px boxes). */
+  changes: OcrBox[];
 }
 
 /** What a sample reads once the known lines are considered: crops (`regions`) where no line was, bands where one was. */
 export type LinePlan = { whole: true } | { whole: false; regions: OcrRectangle[]; bands: BandRead[] };
 
-export const rowsOf = (b: OcrBox): Rows => ({ y0: b.y0, y1: b.y1 });
-export const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
+const rowsOf = (b: OcrBox): Rows => ({ y0: b.y0, y1: b.y1 });
+const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
 const rowsUnion = (rows: Rows[]): Rows => ({ y0: Math.min(...rows.map((r) => r.y0)), y1: Math.max(...rows.map((r) => r.y1)) });
 
 /** Row spans merged where they overlap, in order from the top. */
@@ -65,15 +66,15 @@ function mergedRows(rows: Rows[]): Rows[] {
 
 interface Band {
   rows: Rows;
-  cores: Rows[];
+  changes: OcrBox[];
 }
 
-/** Bands merged where their rows overlap (one reading instead of two of the same rows), each keeping its cores. */
+/** Bands merged where their rows overlap (one reading instead of two of the same rows), with the changes of both. */
 function mergedBands(bands: Band[]): Band[] {
   const out: Band[] = [];
   for (const b of [...bands].sort((a, c) => a.rows.y0 - c.rows.y0)) {
     const last = out.at(-1);
-    if (last && rowsOverlap(last.rows, b.rows)) out[out.length - 1] = { rows: rowsUnion([last.rows, b.rows]), cores: [...last.cores, ...b.cores] };
+    if (last && rowsOverlap(last.rows, b.rows)) out[out.length - 1] = { rows: rowsUnion([last.rows, b.rows]), changes: [...last.changes, ...b.changes] };
     else out.push(b);
   }
   return out;
@@ -128,36 +129,36 @@ export class CellGrid {
    * `plan` checked against the known lines (`lines`, read before). A region that comes near a known line is read as a
    * band across the whole picture instead of as a crop: the detector sees far around a line, so a crop reads a line it
    * cuts through, or one with a pointer passing close, differently from the whole picture (split at a word gap, a glyph
-   * lost or gained). The band spans the picture's width, and every known line it re-reads with the region margin above
-   * and below, so a line is only ever read with the context a whole reading gives it. Its reading replaces the known
-   * lines across its core rows (the changed rows and the lines they cross); lines in its margins stay as they were
-   * read. Bands and crops past half the picture make a whole reading.
+   * lost or gained). The band spans the picture's width and holds its changed cells and every known line they touch,
+   * whole, with the region margin above and below, so a line is only ever read with the context a whole reading gives
+   * it. Its reading stands for the place of its changed cells: the lines it reads there replace the known lines there,
+   * and every other known line stays as it was read (its pixels did not change). Bands and crops past half the picture
+   * make a whole reading.
    */
   withLines(plan: ReadPlan, lines: OcrBox[]): LinePlan {
     if (plan.whole) return plan;
     const near = lines.map((l) => this.padded(l));
     const touches = (r: OcrRectangle) => near.some((l) => boxesOverlap(l, rectangleBox(r)));
-    // The rows that changed are the core: a known line beside them keeps its reading (its pixels did not change).
-    const changedRows = (regions: OcrRectangle[]) => plan.changes.filter((c) => regions.some((r) => boxesOverlap(rectangleBox(r), c))).map(rowsOf);
-    let cores = mergedRows(changedRows(plan.regions.filter(touches)));
+    const changesIn = (regions: OcrRectangle[]) => plan.changes.filter((c) => regions.some((r) => boxesOverlap(rectangleBox(r), c)));
+    let changes = changesIn(plan.regions.filter(touches));
     let crops = plan.regions.filter((r) => !touches(r));
-    if (cores.length === 0) return { whole: false, regions: crops, bands: [] };
+    if (changes.length === 0) return { whole: false, regions: crops, bands: [] };
     const margin = REGION_MARGIN_CELLS.y * CELL;
     let bands: Band[] = [];
     for (;;) {
-      // A core takes in every known line it crosses, whole; a crop the band would cover becomes part of its core.
-      const grown = mergedRows(cores.map((core) => rowsUnion([core, ...lines.filter((l) => rowsOverlap(core, l)).map(rowsOf)])));
-      bands = mergedBands(grown.map((core) => ({ rows: this.rowsClipped({ y0: core.y0 - margin, y1: core.y1 + margin }), cores: [core] })));
+      const reread = lines.filter((l) => changes.some((c) => boxesOverlap(c, l)));
+      const cores = mergedRows([...changes, ...reread].map(rowsOf));
+      bands = mergedBands(cores.map((core) => ({ rows: this.rowsClipped({ y0: core.y0 - margin, y1: core.y1 + margin }), changes: changes.filter((c) => rowsOverlap(core, c)) })));
+      // A crop on a band's rows is read by the band.
       const covered = crops.filter((r) => bands.some((b) => rowsOverlap(b.rows, rowsOf(rectangleBox(r)))));
-      const settled = covered.length === 0 && grown.length === cores.length && grown.every((r, i) => r.y0 === cores[i].y0 && r.y1 === cores[i].y1);
-      if (settled) break;
-      cores = mergedRows([...grown, ...changedRows(covered)]);
+      if (covered.length === 0) break;
+      changes = [...changes, ...changesIn(covered)];
       crops = crops.filter((r) => !covered.includes(r));
     }
     const regions = bands.map((b): OcrRectangle => ({ left: 0, top: b.rows.y0, width: this.width, height: b.rows.y1 - b.rows.y0 }));
     const area = [...regions, ...crops].reduce((sum, r) => sum + r.width * r.height, 0);
     if (area > MAX_REGION_SHARE * this.width * this.height) return { whole: true };
-    return { whole: false, regions: crops, bands: bands.map((b, i) => ({ rectangle: regions[i], cores: b.cores })) };
+    return { whole: false, regions: crops, bands: bands.map((b, i) => ({ rectangle: regions[i], changes: b.changes })) };
   }
 
   private rowsClipped(r: Rows): Rows {

@@ -4,7 +4,7 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { CellGrid, lumaOf, ReadReference, rectangleBox, rowsOverlap, type BandRead, type ReadPlan } from './changes.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
@@ -312,15 +312,15 @@ export class TextSampler {
     const known = prior ? await prior.lines : [];
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
-    // A band's reading stands for the lines across its cores; every other known line is kept.
-    const inCores = (band: BandRead) => (b: OcrBox) => band.cores.some((core) => rowsOverlap(core, b));
-    let kept = known.filter((line) => !plan.bands.some((band) => inCores(band)(line.box)));
+    // A band's reading stands for the lines on its changed cells; every other known line is kept.
+    const onChanges = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => boxesOverlap(c, b));
+    let kept = known.filter((line) => !plan.bands.some((band) => onChanges(band)(line.box)));
     let fresh: ReadLine[] = [];
     if (plan.regions.length === 0 && plan.bands.length === 0) this.stats.unchangedSamples++;
     else {
       const started = performance.now();
       const found: TextLine[] = [];
-      const reads = [...plan.regions.map((region) => ({ region, keep: (_: OcrBox) => true })), ...plan.bands.map((band) => ({ region: band.rectangle, keep: inCores(band) }))];
+      const reads = [...plan.regions.map((region) => ({ region, keep: (_: OcrBox) => true })), ...plan.bands.map((band) => ({ region: band.rectangle, keep: onChanges(band) }))];
       for (const { region, keep } of reads) {
         const read = await this.engine.recognise(frame, region);
         if (read) found.push(...textLines(read, frame.height).filter((line) => keep(line.box)));
@@ -329,7 +329,7 @@ export class TextSampler {
       }
       fresh = found.length ? tightened(found, ocrPictureOf(frame, false), frame) : [];
       this.stats.ocrMs += performance.now() - started;
-      // A line read again where a kept one was (its box reaching a core the kept box only touched) replaces it.
+      // A line read again where a kept one was (its box reaching changed cells the kept box did not) replaces it.
       kept = kept.filter((line) => !fresh.some((f) => boxesOverlap(f.box, line.box)));
     }
     for (const line of kept) {

@@ -54,6 +54,29 @@ describe('OcrEngine', () => {
     }
   });
 
+  it('recognises only the boxes it is asked for and every box on their rows (a line split at a wide gap stays whole)', async () => {
+    const lines = [
+      { text: 'Opening night', size: 40, color: 'white', x: '120', y: '120' },
+      { text: 'Second act', size: 40, color: 'white', x: '800', y: '120' },
+      { text: 'Curtain call', size: 40, color: 'white', x: '120', y: '480' },
+    ];
+    const file = await textVideo('ocr-engine-wanted', 'color=c=0x2b2b2b:s=1280x720:r=25', 2, lines);
+    const picture = { rgb: await rawFrame(file, 960, 540, 'rgb24'), width: 960, height: 540 };
+    const engine = new OcrEngine();
+    const texts = (read: Awaited<ReturnType<OcrEngine['recognise']>>) => (read ?? []).map((l) => l.words.map((w) => w.text.trim()).join(' ')).sort();
+    try {
+      expect(texts(await engine.recognise(picture))).toEqual(['Curtain call', 'Opening night', 'Second act']);
+      // The left box of the top row only: its row neighbour is read with it, the bottom line is not read.
+      const wanted = (b: { x1: number; y0: number }) => b.x1 < 480 && b.y0 < 270;
+      expect(texts(await engine.recognise(picture, undefined, wanted))).toEqual(['Opening night', 'Second act']);
+      // In a rectangle the boxes it is asked about are in picture coordinates too.
+      const band = { left: 0, top: 40, width: 960, height: 400 };
+      expect(texts(await engine.recognise(picture, band, (b) => b.y0 > 300))).toEqual(['Curtain call']);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('reads short lines as one batch exactly as it reads each alone (the engine batches lines of one width)', async () => {
     const lines = ['Opening night', 'Act two', 'Curtain call', 'Encore'].map((text, i) => ({ text, size: 40, color: 'white', x: '120', y: String(80 + i * 140) }));
     const file = await textVideo('ocr-engine-batch', 'color=c=0x2b2b2b:s=1280x720:r=25', 2, lines);

@@ -150,8 +150,11 @@ export class OcrEngine {
     return this.worker;
   }
 
-  /** Reads a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out. */
-  async recognise(picture: OcrInput, rectangle?: OcrRectangle): Promise<OcrLine[] | null> {
+  /**
+   * Reads a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out. With
+   * `wanted`, only the detected boxes it accepts (in picture coordinates) and the boxes on their rows are recognised.
+   */
+  async recognise(picture: OcrInput, rectangle?: OcrRectangle, wanted?: (box: OcrBox) => boolean): Promise<OcrLine[] | null> {
     if (this.closed) return null;
     const colour = colourOf(picture);
     const live = this.start();
@@ -162,7 +165,8 @@ export class OcrEngine {
     // A call the engine gave up on (timed out, or closed under it) rejects later: it is caught here so that it never
     // surfaces as an unhandled rejection.
     this.inFlight++;
-    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo)
+    const inPicture = rectangle && wanted ? (b: OcrBox) => wanted({ x0: b.x0 + rectangle.left, y0: b.y0 + rectangle.top, x1: b.x1 + rectangle.left, y1: b.y1 + rectangle.top }) : wanted;
+    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo, inPicture)
       .catch((err: unknown) => ({ failed: err }))
       .finally(() => this.inFlight--);
     const result = await Promise.race([call, timeout, live.gone]);
@@ -223,8 +227,11 @@ interface PendingLine {
   words: OcrWord[] | null;
 }
 
-/** Detection, then recognition of the lines found (those of the same width in batches), one model call at a time. */
-async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo): Promise<OcrLine[]> {
+/**
+ * Detection, then recognition of the lines found (those of the same width in batches; when `wanted` is given, those
+ * it accepts and those on their rows), one model call at a time.
+ */
+async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo, wanted?: (box: OcrBox) => boolean): Promise<OcrLine[]> {
   const retired = () => Promise.reject(new Error('OCR worker retired'));
   const pictureKey = ModelMemo.pictureKey(picture);
   let boxes = memo.boxes(pictureKey);
@@ -232,9 +239,10 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     boxes = await (live.retired ? retired() : live.worker.detect(picture));
     memo.keepBoxes(pictureKey, boxes);
   }
+  const reading = wanted ? withRowNeighbours(boxes, boxes.filter(wanted)) : new Set(boxes);
   const pending: PendingLine[] = [];
   for (const box of boxes) {
-    if (!mayHoldWords(box)) continue;
+    if (!mayHoldWords(box) || !reading.has(box)) continue;
     const { tensor, width } = recognitionInput(picture, box);
     // The same pixels at the same place read the same words.
     const key = ModelMemo.keyOf(tensor, box.x0, box.y0, box.x1, box.y1, width);
@@ -260,6 +268,20 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
   }
   const lines = pending.map(({ box, words }) => ({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: words!, detectionScore: box.score }));
   return joinedLines(lines);
+}
+
+/** `seeds` and every box that shares rows with one of them, and so on: the boxes joinedLines may join to a seed. */
+function withRowNeighbours(boxes: readonly DetectedBox[], seeds: readonly DetectedBox[]): Set<DetectedBox> {
+  const out = new Set(seeds);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const box of boxes) {
+      if (out.has(box) || ![...out].some((s) => s.y0 < box.y1 && box.y0 < s.y1)) continue;
+      out.add(box);
+      grew = true;
+    }
+  }
+  return out;
 }
 
 /** Lines grouped by input width and cut into batches of at most MAX_BATCH_COLUMNS columns. */

@@ -320,9 +320,15 @@ export class TextSampler {
     else {
       const started = performance.now();
       const found: TextLine[] = [];
-      const reads = [...plan.regions.map((region) => ({ region, keep: (_: OcrBox) => true })), ...plan.bands.map((band) => ({ region: band.rectangle, keep: onChanges(band) }))];
-      for (const { region, keep } of reads) {
-        const read = await this.engine.recognise(frame, region);
+      // A band recognises only the boxes on the rows of its changes (a line joined from boxes side by side keeps all of
+      // them), and keeps the lines on its changed cells.
+      const onRows = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => c.y0 < b.y1 && b.y0 < c.y1);
+      const reads = [
+        ...plan.regions.map((region) => ({ region, wanted: undefined, keep: (_: OcrBox) => true })),
+        ...plan.bands.map((band) => ({ region: band.rectangle, wanted: onRows(band), keep: onChanges(band) })),
+      ];
+      for (const { region, wanted, keep } of reads) {
+        const read = await this.engine.recognise(frame, region, wanted);
         if (read) found.push(...textLines(read, frame.height).filter((line) => keep(line.box)));
         else this.reference.forget();
         this.stats.regionReads++;

@@ -50,7 +50,7 @@ export interface BandRead {
 export type LinePlan = { whole: true } | { whole: false; regions: OcrRectangle[]; bands: BandRead[] };
 
 const rowsOf = (b: OcrBox): Rows => ({ y0: b.y0, y1: b.y1 });
-const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
+export const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
 const rowsUnion = (rows: Rows[]): Rows => ({ y0: Math.min(...rows.map((r) => r.y0)), y1: Math.max(...rows.map((r) => r.y1)) });
 
 /** Row spans merged where they overlap, in order from the top. */

@@ -4,7 +4,7 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, rowsOverlap, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
@@ -322,7 +322,7 @@ export class TextSampler {
       const found: TextLine[] = [];
       // A band recognises only the boxes on the rows of its changes (a line joined from boxes side by side keeps all of
       // them), and keeps the lines on its changed cells.
-      const onRows = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => c.y0 < b.y1 && b.y0 < c.y1);
+      const onRows = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => rowsOverlap(c, b));
       const reads = [
         ...plan.regions.map((region) => ({ region, wanted: undefined, keep: (_: OcrBox) => true })),
         ...plan.bands.map((band) => ({ region: band.rectangle, wanted: onRows(band), keep: onChanges(band) })),

@@ -5,7 +5,7 @@
 // a time.
 import { luma8, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrRectangle } from './engine.js';
-import { boxesOverlap, unionBox } from './words.js';
+import { boxesOverlap, rowsOverlap, unionBox } from './words.js';
 
 /** Cell side, px of the OCR picture. */
 export const CELL = 16;
@@ -34,7 +34,7 @@ export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.to
 export type ReadPlan = { whole: true } | { whole: false; regions: OcrRectangle[]; changes: OcrBox[] };
 
 /** A span of picture rows, end exclusive. */
-export interface Rows {
+interface Rows {
   y0: number;
   y1: number;
 }
@@ -50,7 +50,6 @@ export interface BandRead {
 export type LinePlan = { whole: true } | { whole: false; regions: OcrRectangle[]; bands: BandRead[] };
 
 const rowsOf = (b: OcrBox): Rows => ({ y0: b.y0, y1: b.y1 });
-export const rowsOverlap = (a: Rows, b: Rows): boolean => a.y0 < b.y1 && b.y0 < a.y1;
 const rowsUnion = (rows: Rows[]): Rows => ({ y0: Math.min(...rows.map((r) => r.y0)), y1: Math.max(...rows.map((r) => r.y1)) });
 
 /** Row spans merged where they overlap, in order from the top. */

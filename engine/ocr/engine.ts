@@ -9,6 +9,7 @@ import type { RgbPicture } from './contrast.js';
 import { ModelMemo } from './paddle/memo.js';
 import { InferenceWorker } from './paddle/worker.js';
 import type { FloatTensor } from './paddle/tensor.js';
+import { rowsOverlap } from './words.js';
 
 export { ocrEngineDescription, ocrEngineName } from './paddle/models.js';
 
@@ -59,6 +60,9 @@ function colourOf(p: OcrInput): RgbPicture {
   for (let i = 0; i < p.gray.length; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = p.gray[i];
   return { rgb, width: p.width, height: p.height };
 }
+
+/** A box in a rectangle's coordinates, in the picture's. */
+const shifted = (b: OcrBox, r: OcrRectangle): OcrBox => ({ x0: b.x0 + r.left, y0: b.y0 + r.top, x1: b.x1 + r.left, y1: b.y1 + r.top });
 
 function cropped(p: RgbPicture, r: OcrRectangle): RgbPicture {
   const rgb = new Uint8Array(r.width * r.height * 3);
@@ -165,7 +169,7 @@ export class OcrEngine {
     // A call the engine gave up on (timed out, or closed under it) rejects later: it is caught here so that it never
     // surfaces as an unhandled rejection.
     this.inFlight++;
-    const inPicture = rectangle && wanted ? (b: OcrBox) => wanted({ x0: b.x0 + rectangle.left, y0: b.y0 + rectangle.top, x1: b.x1 + rectangle.left, y1: b.y1 + rectangle.top }) : wanted;
+    const inPicture = rectangle && wanted ? (b: OcrBox) => wanted(shifted(b, rectangle)) : wanted;
     const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo, inPicture)
       .catch((err: unknown) => ({ failed: err }))
       .finally(() => this.inFlight--);
@@ -185,8 +189,7 @@ export class OcrEngine {
       throw result.failed;
     }
     if (!rectangle) return result;
-    const shift = (b: OcrBox): OcrBox => ({ x0: b.x0 + rectangle.left, y0: b.y0 + rectangle.top, x1: b.x1 + rectangle.left, y1: b.y1 + rectangle.top });
-    return result.map((l) => ({ ...l, box: shift(l.box), words: l.words.map((w) => ({ ...w, box: shift(w.box) })) }));
+    return result.map((l) => ({ ...l, box: shifted(l.box, rectangle), words: l.words.map((w) => ({ ...w, box: shifted(w.box, rectangle) })) }));
   }
 
   /** Model calls answered from the memo instead of run again. */
@@ -273,12 +276,13 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
 /** `seeds` and every box that shares rows with one of them, and so on: the boxes joinedLines may join to a seed. */
 function withRowNeighbours(boxes: readonly DetectedBox[], seeds: readonly DetectedBox[]): Set<DetectedBox> {
   const out = new Set(seeds);
-  for (let grew = true; grew; ) {
-    grew = false;
+  const queue = [...seeds];
+  while (queue.length) {
+    const seed = queue.pop()!;
     for (const box of boxes) {
-      if (out.has(box) || ![...out].some((s) => s.y0 < box.y1 && box.y0 < s.y1)) continue;
+      if (out.has(box) || !rowsOverlap(seed, box)) continue;
       out.add(box);
-      grew = true;
+      queue.push(box);
     }
   }
   return out;

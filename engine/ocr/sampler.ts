@@ -4,12 +4,12 @@
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
-import { CellGrid, lumaOf, ReadReference, rectangleBox, rowsOverlap, type BandRead, type ReadPlan } from './changes.js';
+import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture, type OcrRectangle } from './engine.js';
-import { boxesOverlap, boxHeight, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
+import { boxesOverlap, boxHeight, rowsOverlap, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { buildTracks } from './tracks.js';
 import { unreadLines, type UnreadLine } from './unread.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -313,8 +313,8 @@ export class TextSampler {
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
     if (plan.whole) return this.readWhole(frame, false);
     // A band's reading stands for the lines on its changed cells; every other known line is kept.
-    const onChanges = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => boxesOverlap(c, b));
-    let kept = known.filter((line) => !plan.bands.some((band) => onChanges(band)(line.box)));
+    const onChanges = (band: BandRead, b: OcrBox) => band.changes.some((c) => boxesOverlap(c, b));
+    let kept = known.filter((line) => !plan.bands.some((band) => onChanges(band, line.box)));
     let fresh: ReadLine[] = [];
     if (plan.regions.length === 0 && plan.bands.length === 0) this.stats.unchangedSamples++;
     else {
@@ -322,10 +322,13 @@ export class TextSampler {
       const found: TextLine[] = [];
       // A band recognises only the boxes on the rows of its changes (a line joined from boxes side by side keeps all of
       // them), and keeps the lines on its changed cells.
-      const onRows = (band: BandRead) => (b: OcrBox) => band.changes.some((c) => rowsOverlap(c, b));
       const reads = [
         ...plan.regions.map((region) => ({ region, wanted: undefined, keep: (_: OcrBox) => true })),
-        ...plan.bands.map((band) => ({ region: band.rectangle, wanted: onRows(band), keep: onChanges(band) })),
+        ...plan.bands.map((band) => ({
+          region: band.rectangle,
+          wanted: (b: OcrBox) => band.changes.some((c) => rowsOverlap(c, b)),
+          keep: (b: OcrBox) => onChanges(band, b),
+        })),
       ];
       for (const { region, wanted, keep } of reads) {
         const read = await this.engine.recognise(frame, region, wanted);

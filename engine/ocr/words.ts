@@ -50,6 +50,9 @@ export function boxHeight(b: OcrBox): number {
 
 export const boxesOverlap = (a: OcrBox, b: OcrBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
+/** Whether two boxes (or row spans) share a row. */
+export const rowsOverlap = (a: Pick<OcrBox, 'y0' | 'y1'>, b: Pick<OcrBox, 'y0' | 'y1'>) => a.y0 < b.y1 && b.y0 < a.y1;
+
 export function unionBox(boxes: OcrBox[]): OcrBox {
   return {
     x0: Math.min(...boxes.map((b) => b.x0)),

@@ -29,7 +29,7 @@ const inferenceThreads = () => Math.max(1, Math.min(MAX_INFERENCE_THREADS, avail
 // self-contained, so their source runs here as it runs in the parent.
 const WORKER_SOURCE = `
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
-const DETECTION_INPUT = ${JSON.stringify(DETECTION_INPUT)};
+const { stride, scale, shift } = ${JSON.stringify(DETECTION_INPUT)};
 const DETECTION_BOXES = ${JSON.stringify(DETECTION_BOXES)};
 const detectionTensor = ${detectionTensor.toString()};
 const boxesOfMap = ${boxesOfMap.toString()};
@@ -51,7 +51,6 @@ const keptColumns = ${keptColumns.toString()};
   process.on('message', async ({ id, model, data, dims, picture, keep }) => {
     try {
       const session = sessions[model];
-      const { stride, scale, shift } = DETECTION_INPUT;
       const input = picture ? detectionTensor(picture.rgb, picture.width, picture.height, stride, scale, shift) : { data, dims };
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input.data, input.dims) });
       const tensor = out[session.outputNames[0]];

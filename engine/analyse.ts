@@ -1,9 +1,11 @@
 // The single decode pass: ONE ffmpeg process decodes the media once and streams every signal the selected gates
 // need through extra pipes (downscaled luma frames, float PCM, sparse full-picture samples); all measuring happens here
 // in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
+import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { createAudioAnalysis, type AudioAnalysis } from './audio/audio-analysis.js';
+import { createAudioAnalysis, wantsPipeReader, type AudioAnalysis } from './audio/audio-analysis.js';
+import { openPipePair } from './ffmpeg/pipe-pair.js';
 import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
 import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
@@ -27,6 +29,8 @@ const MAX_OCR_BACKLOG = 3;
  * (a pipe read costs the reader an allocation and a callback, and an 8 KB audio packet was one read).
  */
 const PIPE_OUTPUT = ['-flush_packets', '0'];
+/** How often the progress of PCM read by a thread is looked at, ms. */
+const AUDIO_PROGRESS_MS = 250;
 /** A pass with no output for this long is stuck. */
 const STALL_MS = 60_000;
 
@@ -217,18 +221,31 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   if (!p.video && !p.audio && !p.text) return { video: null, audio: null, analysisMs: 0 };
 
   const maxFd = Math.max(p.video?.fd ?? 0, p.legal?.fd ?? 0, p.audio?.fd ?? 0, p.text?.fd ?? 0);
-  const extraPipes = Array.from({ length: maxFd - 2 }, () => 'pipe' as const);
-  const stdio: ['ignore', 'ignore', 'pipe', ...'pipe'[]] = ['ignore', 'ignore', 'pipe', ...extraPipes];
+  const extraPipes: ('pipe' | number)[] = Array.from({ length: maxFd - 2 }, () => 'pipe' as const);
+  // Long audio goes to the meter threads through a pipe a thread of theirs reads (the PCM is most of the bytes).
+  const audioPipe = p.audio && wantsPipeReader(media.durationSeconds) ? await openPipePair() : null;
+  if (p.audio && audioPipe) extraPipes[p.audio.fd - 3] = audioPipe.writeFd;
+  // execa hands a descriptor number to spawn as it is; its types list only the numbers 3 to 9.
+  const stdio = ['ignore', 'ignore', 'pipe', ...extraPipes] as unknown as ['ignore', 'ignore', 'pipe', ...'pipe'[]];
 
-  const subprocess = execa(ffmpegPath(), p.args, {
-    stdio,
-    cancelSignal: opts.signal,
-    timeout: timeoutFor(media),
-    forceKillAfterDelay: 2000,
-    reject: false,
-    // Streams are consumed as they arrive; buffering them would hold the whole decoded media in memory.
-    buffer: false,
-  });
+  let subprocess;
+  try {
+    subprocess = execa(ffmpegPath(), p.args, {
+      stdio,
+      cancelSignal: opts.signal,
+      timeout: timeoutFor(media),
+      forceKillAfterDelay: 2000,
+      reject: false,
+      // Streams are consumed as they arrive; buffering them would hold the whole decoded media in memory.
+      buffer: false,
+    });
+  } catch (err) {
+    if (audioPipe) closeSync(audioPipe.readFd);
+    throw err;
+  } finally {
+    // The decoder holds the write end now; the reader sees the pipe end when the decoder exits.
+    if (audioPipe) closeSync(audioPipe.writeFd);
+  }
   const pipes = subprocess.stdio as unknown as Readable[];
   let stderr = '';
   pipes[2].on('data', (chunk: Buffer) => {
@@ -284,21 +301,33 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     });
   }
   let audioAnalysis: AudioAnalysis | null = null;
-  let samples = 0;
+  let audioProgress: NodeJS.Timeout | null = null;
   if (p.audio && media.audio) {
     const { fd, channels, sampleRate } = p.audio;
-    const analysis = createAudioAnalysis({ sampleRate, channels, channelNames: media.audio.channelNames }, media.durationSeconds);
+    const analysis = createAudioAnalysis({ sampleRate, channels, channelNames: media.audio.channelNames }, media.durationSeconds, audioPipe?.readFd ?? null);
     audioAnalysis = analysis;
-    const stream = pipes[fd];
-    pcmReader(stream, channels, (interleaved) => {
-      analysis.push(interleaved);
-      samples += interleaved.length / channels;
-      if (!p.video) progress(samples / sampleRate);
-      if (analysis.behind && !stream.isPaused()) {
-        stream.pause();
-        void analysis.whenCaughtUp().then(() => stream.resume());
-      }
-    });
+    const audioRead = () => {
+      if (p.video) lastData = Date.now();
+      else progress(analysis.frames / sampleRate);
+    };
+    if (audioPipe) {
+      let seen = 0;
+      audioProgress = setInterval(() => {
+        if (analysis.frames === seen) return;
+        seen = analysis.frames;
+        audioRead();
+      }, AUDIO_PROGRESS_MS);
+    } else {
+      const stream = pipes[fd];
+      pcmReader(stream, channels, (interleaved) => {
+        analysis.push(interleaved);
+        audioRead();
+        if (analysis.behind && !stream.isPaused()) {
+          stream.pause();
+          void analysis.whenCaughtUp().then(() => stream.resume());
+        }
+      });
+    }
   }
 
   if (p.text) {
@@ -320,6 +349,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
 
   const result = await subprocess;
   clearInterval(watchdog);
+  if (audioProgress) clearInterval(audioProgress);
   try {
     if (textSampler && (stalled || result.timedOut || result.isCanceled)) await textSampler.abort();
     if (stalled) throw new EngineError('timeout', `ffmpeg produced no output for ${STALL_MS / 1000} s while decoding ${media.path}; the file may be damaged.`);
@@ -327,6 +357,8 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     if (result.isCanceled) throw new EngineError('cancelled', 'The check was cancelled.');
     const frames = videoAcc?.frameCount ?? 0;
     const text = textSampler ? await textSampler.finish() : null;
+    const measured = audioAnalysis ? await audioAnalysis.finish() : null;
+    const samples = measured?.stats.frames ?? 0;
     if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
       const why = lastLine(stderr);
       throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
@@ -349,8 +381,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
       };
     }
     let audio: AudioSignals | null = null;
-    if (p.audio && media.audio && audioAnalysis) {
-      const measured = await audioAnalysis.finish();
+    if (p.audio && media.audio && measured) {
       audio = {
         sampleRate: p.audio.sampleRate,
         channels: p.audio.channels,

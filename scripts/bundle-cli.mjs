@@ -26,8 +26,13 @@ const onlyListedPackages = {
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  // The audio meter thread is an entry of its own: the analysis starts it as ./meter-worker.js beside its chunk.
-  entryPoints: { preflight: 'dist/src/cli.js', 'meter-worker': 'dist/engine/audio/meter-worker.js' },
+  // The audio threads are entries of their own: the analysis starts them as ./meter-worker.js and
+  // ./pcm-reader-worker.js beside its chunk.
+  entryPoints: {
+    preflight: 'dist/src/cli.js',
+    'meter-worker': 'dist/engine/audio/meter-worker.js',
+    'pcm-reader-worker': 'dist/engine/audio/pcm-reader-worker.js',
+  },
   outdir: OUT,
   chunkNames: '[name]-[hash]',
   bundle: true,

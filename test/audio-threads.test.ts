@@ -1,14 +1,22 @@
-// Long programmes are measured in two worker threads (engine/audio/audio-analysis.ts). The threads run the compiled
-// meters, so this test takes the thread side from dist/ (npm test builds it first) and holds it to the in-thread
-// meters of the source, fed the same PCM in the same pushes: every measurement must be identical.
-import { statSync } from 'node:fs';
+// Long programmes are measured in two worker threads (engine/audio/audio-analysis.ts), fed by the caller's pushes or
+// by a third thread reading the decoder's pipe. The threads run the compiled meters, so this test takes the thread
+// side from dist/ (npm test builds it first) and holds it to the in-thread meters of the source, fed the same PCM in
+// the same batches: every measurement must be identical.
+import { closeSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import * as source from '../engine/audio/audio-analysis.js';
-import { renderPcm } from './helpers/media.js';
+import * as sourceAnalyse from '../engine/analyse.js';
+import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { openPipePair } from '../engine/ffmpeg/pipe-pair.js';
+import { probe } from '../engine/probe.js';
+import { generate, renderPcm } from './helpers/media.js';
 
 const COMPILED = resolve(import.meta.dirname, '../dist/engine/audio/audio-analysis.js');
+const COMPILED_ANALYSE = resolve(import.meta.dirname, '../dist/engine/analyse.js');
+const fifos = process.platform !== 'win32';
 
 /** 40 s stereo: 440 Hz bursts every 5 s over noise on the left; a 220 Hz sine clipped at ±0.99 for 1 s in 7 on the right. */
 const PROGRAMME = "aevalsrc=exprs='0.3*sin(2*PI*440*t)*lt(mod(t\\,5)\\,0.2)+0.02*(random(0)-0.5)|clip(1.3*sin(2*PI*220*t)\\,-0.99\\,0.99)*gt(mod(t\\,7)\\,6)':s=48000:d=40";
@@ -59,6 +67,63 @@ describe('audio meters in worker threads', () => {
     expect(fromMain.stats.clipping.spanCount).toBe(5);
     expect(fromMain.loudness.truePeakDbtp).toBeGreaterThan(-0.2);
     expect(fromMain.loudness.truePeakDbtp).toBeLessThan(0.2);
+  });
+
+  it.runIf(fifos)('read the decoder\'s pipe in a thread of their own, measuring exactly as the main-thread meters', async () => {
+    const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
+    const pcm = interleave(await renderPcm(PROGRAMME, 2));
+    const opts = { sampleRate: 48000, channels: 2, channelNames: ['FL', 'FR'] };
+    const pipe = await openPipePair();
+    expect(pipe).not.toBeNull();
+    const { readFd, writeFd } = pipe!;
+    const decoder = execa(ffmpegPath(), ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', PROGRAMME, '-ac', '2', '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:3'], {
+      stdio: ['ignore', 'ignore', 'pipe', writeFd] as unknown as ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
+    closeSync(writeFd);
+    const threads = compiled.createAudioAnalysis(opts, 40, readFd);
+    expect(threads.where).toBe('threads');
+    expect(() => threads.push(new Float32Array(2))).toThrow(/reads its PCM from a pipe/);
+    await decoder;
+
+    const main = source.createAudioAnalysis(opts, 1);
+    const batch = source.batchFloats(2);
+    for (let at = 0; at < pcm.length; at += batch) main.push(pcm.subarray(at, Math.min(pcm.length, at + batch)));
+    const [fromThreads, fromMain] = await Promise.all([threads.finish(), main.finish()]);
+    expect(fromThreads).toEqual(fromMain);
+    expect(fromThreads.stats.frames).toBe(40 * 48000);
+    expect(threads.frames).toBe(40 * 48000);
+  });
+
+  it.runIf(fifos)('give a long programme\'s decode pass, read by a thread from its own pipe, the meters\' measurements of its PCM', async () => {
+    statSync(COMPILED_ANALYSE);
+    const compiled = (await import(pathToFileURL(COMPILED_ANALYSE).href)) as typeof sourceAnalyse;
+    const compiledAnalysis = (await import(pathToFileURL(COMPILED).href)) as typeof source;
+    const minutes = source.PIPE_READER_MIN_SECONDS / 60;
+    const programme = PROGRAMME.replace('d=40', `d=${minutes * 60}`);
+    const file = await generate(`threads-pipe-${minutes}min.m4a`, ['-f', 'lavfi', '-i', programme, '-ac', '2', '-c:a', 'aac', '-b:a', '192k']);
+    const media = await probe(file);
+    expect(compiledAnalysis.wantsPipeReader(media.durationSeconds)).toBe(true);
+    expect(source.wantsPipeReader(media.durationSeconds)).toBe(false);
+    const progress: number[] = [];
+    const signals = await compiled.analyse(media, { needs: new Set(['audio']), onProgress: (fraction) => progress.push(fraction) });
+
+    // The same decode, measured on the main thread in the threads' batches.
+    const { stdout } = await execa(ffmpegPath(), ['-v', 'error', '-i', file, '-map', '0:a', '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:1'], {
+      stdin: 'ignore',
+      encoding: 'buffer',
+      maxBuffer: 1 << 28,
+    });
+    const bytes = Buffer.from(stdout as Uint8Array);
+    const pcm = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    const main = source.createAudioAnalysis({ sampleRate: 48000, channels: 2, channelNames: media.audio!.channelNames }, 1);
+    const batch = source.batchFloats(2);
+    for (let at = 0; at < pcm.length; at += batch) main.push(pcm.subarray(at, Math.min(pcm.length, at + batch)));
+    const expected = await main.finish();
+    expect(signals.audio!.loudness).toEqual(expected.loudness);
+    expect(signals.audio!.stats).toEqual(expected.stats);
+    expect(signals.audio!.durationSeconds).toBe(pcm.length / 2 / 48000);
+    // Progress comes from the ring as the reader fills it.
+    expect(progress.length).toBeGreaterThan(0);
   });
 
   it('stop when aborted', async () => {

@@ -1,23 +1,24 @@
-// Worker thread running one PCM meter (see pcm-meters.ts): it is sent batches of planar float frames,
-// acknowledges each once measured (the parent's back-pressure), and answers `finish` with the result (the parent
-// then ends the thread).
+// Worker thread running one PCM meter (see pcm-meters.ts) on the batches of a shared ring (pcm-ring.ts): it measures
+// each batch as it is published, releases it, and once the ring is closed posts the meter's result. An aborted ring
+// ends it without one.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PcmMeter, planesOf, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { PcmMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { PcmRing, type PcmRingBuffers } from './pcm-ring.js';
 
-/**
- * A batch is a SharedArrayBuffer that both meter threads read, one plane per channel of batch.length / channels
- * floats, of which the first `frames` are filled; it is not written again until both have acknowledged it.
- */
-export type MeterWorkerMessage = { batch: Float32Array; frames: number } | { finish: true };
+export interface MeterWorkerData {
+  kind: MeterKind;
+  options: PcmMeterOptions;
+  ring: PcmRingBuffers;
+  /** This thread's reader number on the ring. */
+  reader: number;
+}
 
-const { kind, options } = workerData as { kind: MeterKind; options: PcmMeterOptions };
+const { kind, options, ring: buffers, reader } = workerData as MeterWorkerData;
+const ring = PcmRing.attach(buffers);
 const meter = new PcmMeter(kind, options);
-const port = parentPort!;
-port.on('message', (message: MeterWorkerMessage) => {
-  if ('batch' in message) {
-    meter.push(planesOf(message.batch, options.channels, message.frames));
-    port.postMessage({ done: true });
-  } else {
-    port.postMessage({ result: meter.result() });
-  }
-});
+let seq = 0;
+for (let frames = ring.take(seq); frames >= 0; frames = ring.take(seq)) {
+  meter.push(ring.planes(seq, frames));
+  ring.release(reader, seq++);
+}
+if (!ring.aborted) parentPort!.postMessage({ result: meter.result() });

@@ -40,12 +40,6 @@ export function deinterleave(interleaved: Float32Array, planes: Float32Array[], 
   }
 }
 
-/** The first `frames` of each of the `channels` equal planes laid end to end in `batch`. */
-export function planesOf(batch: Float32Array, channels: number, frames: number): Float32Array[] {
-  const stride = batch.length / channels;
-  return Array.from({ length: channels }, (_, c) => batch.subarray(c * stride, c * stride + frames));
-}
-
 /** Splits interleaved frames into reusable planar buffers. */
 export class Deinterleaver {
   private planes: Float32Array[] = [];

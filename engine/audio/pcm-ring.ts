@@ -1,0 +1,142 @@
+// A ring of PCM batches in shared memory, written by one producer (the thread reading the decoder's PCM) and read by
+// every meter thread, with no message per batch: the threads count batches in a shared control array and sleep on it
+// (Atomics.wait) when the ring is empty or full. A batch holds one plane per channel, end to end; its slot is written
+// again only once every reader has released it.
+
+/** The words of the control array. */
+const WRITTEN = 0;
+const READ = 1;
+/** WRITTEN holds the count of published batches below these flags. */
+const CLOSED = 1 << 29;
+const ABORTED = 1 << 30;
+const COUNT = CLOSED - 1;
+/** A producer waiting for a free slot looks at the abort flag this often, ms. */
+const PRODUCER_POLL_MS = 100;
+
+export interface PcmRingBuffers {
+  control: SharedArrayBuffer;
+  data: SharedArrayBuffer;
+  slots: number;
+  channels: number;
+  /** Frames one batch holds. */
+  batchFrames: number;
+  readers: number;
+}
+
+type WaitAsync = (array: Int32Array, index: number, value: number, timeout?: number) => { async: boolean; value: Promise<string> | string };
+// Node 20 has it; the ES2022 library this project compiles against does not declare it.
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+export class PcmRing {
+  private readonly control: Int32Array;
+  private readonly data: Float32Array;
+  /** Frames of the batch in each slot, after the readers' words. */
+  private readonly framesAt: number;
+
+  private constructor(readonly buffers: PcmRingBuffers) {
+    this.control = new Int32Array(buffers.control);
+    this.data = new Float32Array(buffers.data);
+    this.framesAt = READ + buffers.readers;
+  }
+
+  static create(slots: number, channels: number, batchFrames: number, readers: number): PcmRing {
+    const control = new SharedArrayBuffer((READ + readers + slots) * Int32Array.BYTES_PER_ELEMENT);
+    const data = new SharedArrayBuffer(slots * channels * batchFrames * Float32Array.BYTES_PER_ELEMENT);
+    return new PcmRing({ control, data, slots, channels, batchFrames, readers });
+  }
+
+  /** The ring another thread created (its `buffers`, passed as worker data). */
+  static attach(buffers: PcmRingBuffers): PcmRing {
+    return new PcmRing(buffers);
+  }
+
+  /** The planes of batch `seq`'s slot, each `frames` long (the producer fills them whole, a reader reads `frames`). */
+  planes(seq: number, frames = this.buffers.batchFrames): Float32Array[] {
+    const { slots, channels, batchFrames } = this.buffers;
+    const start = (seq % slots) * channels * batchFrames;
+    return Array.from({ length: channels }, (_, c) => this.data.subarray(start + c * batchFrames, start + c * batchFrames + frames));
+  }
+
+  get published(): number {
+    return Atomics.load(this.control, WRITTEN) & COUNT;
+  }
+
+  /** Frames published: every batch but the last is whole. */
+  get publishedFrames(): number {
+    const published = this.published;
+    if (published === 0) return 0;
+    return (published - 1) * this.buffers.batchFrames + this.control[this.framesAt + ((published - 1) % this.buffers.slots)];
+  }
+
+  get aborted(): boolean {
+    return (Atomics.load(this.control, WRITTEN) & ABORTED) !== 0;
+  }
+
+  /** Batches published and not yet released by the slowest reader. */
+  get queued(): number {
+    let slowest = Infinity;
+    for (let r = 0; r < this.buffers.readers; r++) slowest = Math.min(slowest, Atomics.load(this.control, READ + r));
+    return this.published - slowest;
+  }
+
+  /** Producer, on a worker thread: sleeps until batch `seq`'s slot is free; false when the ring was aborted. */
+  waitFree(seq: number): boolean {
+    const need = seq - this.buffers.slots + 1;
+    for (let r = 0; r < this.buffers.readers; r++) {
+      for (let read = Atomics.load(this.control, READ + r); read < need; read = Atomics.load(this.control, READ + r)) {
+        if (this.aborted) return false;
+        Atomics.wait(this.control, READ + r, read, PRODUCER_POLL_MS);
+      }
+    }
+    return !this.aborted;
+  }
+
+  /** Producer, on the main thread: resolves once at most `level` batches are queued, or the ring was aborted. */
+  async whenQueuedAtMost(level: number): Promise<void> {
+    for (let r = 0; r < this.buffers.readers; r++) {
+      const need = this.published - level;
+      for (let read = Atomics.load(this.control, READ + r); read < need && !this.aborted; read = Atomics.load(this.control, READ + r)) {
+        const waited = waitAsync(this.control, READ + r, read, PRODUCER_POLL_MS);
+        if (waited.async) await waited.value;
+      }
+    }
+  }
+
+  /** Producer: batch `seq` (the next one) holds `frames` frames. */
+  publish(seq: number, frames: number): void {
+    this.control[this.framesAt + (seq % this.buffers.slots)] = frames;
+    // An add keeps an abort flag another thread may have just set.
+    Atomics.add(this.control, WRITTEN, 1);
+    Atomics.notify(this.control, WRITTEN);
+  }
+
+  /** Producer: no batch follows. */
+  close(): void {
+    Atomics.or(this.control, WRITTEN, CLOSED);
+    Atomics.notify(this.control, WRITTEN);
+  }
+
+  /** Anyone: stops producer and readers. */
+  abort(): void {
+    Atomics.or(this.control, WRITTEN, ABORTED);
+    Atomics.notify(this.control, WRITTEN);
+    for (let r = 0; r < this.buffers.readers; r++) Atomics.notify(this.control, READ + r);
+  }
+
+  /** Reader: sleeps until batch `seq` is published and returns its frames; -1 once the ring is closed before it or aborted. */
+  take(seq: number): number {
+    for (;;) {
+      const written = Atomics.load(this.control, WRITTEN);
+      if (written & ABORTED) return -1;
+      if ((written & COUNT) > seq) return this.control[this.framesAt + (seq % this.buffers.slots)];
+      if (written & CLOSED) return -1;
+      Atomics.wait(this.control, WRITTEN, written);
+    }
+  }
+
+  /** Reader `reader` (0 ..) is done with batch `seq`. */
+  release(reader: number, seq: number): void {
+    Atomics.store(this.control, READ + reader, seq + 1);
+    Atomics.notify(this.control, READ + reader);
+  }
+}

@@ -94,54 +94,52 @@ export class TruePeakDetector {
   /** Null at 192 kHz and above, where the samples themselves are the oversampled signal. */
   private readonly interpolator: FoldedInterpolator | null;
   private readonly historyLength = TAPS - 1;
-  /** History then the chunk; Float32 like the samples, so a chunk is copied in whole and nothing is rounded. */
-  private buffer: Float32Array;
-  /** Largest |x| of each BLOCK-long segment of `buffer`, filled while a chunk is copied in. */
-  private segments: Float64Array;
+  /** The last samples seen (zeros before the first). */
+  private readonly history: Float32Array;
+  /**
+   * The history then the start of a chunk: the points whose taps reach back into the history are read here, and the
+   * rest in the chunk itself. A chunk is never copied whole (from shared memory, a copy costs as much as a scan).
+   */
+  private readonly seam: Float32Array;
+  /** Largest |x| of each BLOCK-long segment of the chunk being read, reused from chunk to chunk. */
+  private segments = new Float64Array(64);
   private peak = 0;
 
   constructor(sampleRate: number) {
     const factor = oversamplingFactor(sampleRate);
     this.interpolator = factor === 1 ? null : foldInterpolator(factor);
-    this.buffer = new Float32Array(this.historyLength + 4096);
-    this.segments = new Float64Array(Math.ceil(this.buffer.length / BLOCK));
+    this.history = new Float32Array(this.historyLength);
+    this.seam = new Float32Array(2 * this.historyLength);
   }
 
   /** Takes the next samples; returns their largest |x| (the chunk's sample peak). */
   push(samples: Float32Array): number {
-    const needed = this.historyLength + samples.length;
-    if (this.buffer.length < needed) {
-      const grown = new Float32Array(Math.max(needed, 2 * this.buffer.length));
-      grown.set(this.buffer.subarray(0, this.historyLength));
-      this.buffer = grown;
-      this.segments = new Float64Array(Math.ceil(grown.length / BLOCK));
-    }
-    const samplesPeak = this.copyIn(samples, needed);
-    this.peak = this.scan(this.buffer, needed, this.peak, this.segments);
-    this.buffer.copyWithin(0, needed - this.historyLength, needed);
+    const length = samples.length;
+    const { history, seam, historyLength } = this;
+    // The points between the history's last samples and the chunk's first HALF_LENGTH ones, from the seam ...
+    const head = Math.min(length, historyLength);
+    seam.set(history, 0);
+    seam.set(samples.subarray(0, head), historyLength);
+    const seamLength = historyLength + head;
+    this.peak = this.scan(seam, seamLength, this.peak, segmentMaxima(seam, seamLength, this.segments));
+    // ... and the points whose taps lie within the chunk, from the chunk.
+    const segmentCount = Math.ceil(length / BLOCK);
+    if (this.segments.length < segmentCount) this.segments = new Float64Array(segmentCount);
+    const segments = segmentMaxima(samples, length, this.segments);
+    let samplesPeak = 0;
+    for (let segment = 0; segment < segmentCount; segment++) if (segments[segment] > samplesPeak) samplesPeak = segments[segment];
+    if (length > historyLength) {
+      this.peak = this.scan(samples, length, this.peak, segments);
+      history.set(samples.subarray(length - historyLength));
+    } else history.set(seam.subarray(seamLength - historyLength, seamLength));
     return samplesPeak;
   }
 
   /** Largest absolute value so far, linear, including the points between the last samples and the silence after them. */
   get linearPeak(): number {
     const tail = new Float32Array(this.historyLength + HALF_LENGTH);
-    tail.set(this.buffer.subarray(0, this.historyLength));
-    return this.scan(tail, tail.length, this.peak, segmentMaxima(tail, tail.length));
-  }
-
-  /** Copies `samples` in after the history and records each segment's largest |x|; returns the samples' largest |x|. */
-  private copyIn(samples: Float32Array, needed: number): number {
-    const buffer = this.buffer;
-    const segments = this.segments;
-    buffer.set(samples, this.historyLength);
-    let samplesPeak = maxAbs(buffer, this.historyLength, Math.min(BLOCK, needed));
-    segments[0] = Math.max(samplesPeak, maxAbs(buffer, 0, Math.min(this.historyLength, needed)));
-    for (let start = BLOCK, segment = 1; start < needed; start += BLOCK, segment++) {
-      const highest = maxAbs(buffer, start, Math.min(start + BLOCK, needed));
-      segments[segment] = highest;
-      if (highest > samplesPeak) samplesPeak = highest;
-    }
-    return samplesPeak;
+    tail.set(this.history);
+    return this.scan(tail, tail.length, this.peak, segmentMaxima(tail, tail.length, new Float64Array(Math.ceil(tail.length / BLOCK))));
   }
 
   /**
@@ -172,9 +170,9 @@ export class TruePeakDetector {
   }
 }
 
-function segmentMaxima(buffer: Float32Array, length: number): Float64Array {
-  const segments = new Float64Array(Math.ceil(length / BLOCK));
-  for (let segment = 0; segment < segments.length; segment++) segments[segment] = maxAbs(buffer, segment * BLOCK, Math.min(length, (segment + 1) * BLOCK));
+/** The largest |x| of each BLOCK-long segment of buffer[0, length), into `segments` (long enough). */
+function segmentMaxima(buffer: Float32Array, length: number, segments: Float64Array): Float64Array {
+  for (let start = 0, segment = 0; start < length; start += BLOCK, segment++) segments[segment] = maxAbs(buffer, start, Math.min(length, start + BLOCK));
   return segments;
 }
 

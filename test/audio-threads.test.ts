@@ -16,7 +16,7 @@ import { generate, renderPcm } from './helpers/media.js';
 
 const COMPILED = resolve(import.meta.dirname, '../dist/engine/audio/audio-analysis.js');
 const COMPILED_ANALYSE = resolve(import.meta.dirname, '../dist/engine/analyse.js');
-const fifos = process.platform !== 'win32';
+const fifos = process.platform === 'linux';
 
 /** 40 s stereo: 440 Hz bursts every 5 s over noise on the left; a 220 Hz sine clipped at ±0.99 for 1 s in 7 on the right. */
 const PROGRAMME = "aevalsrc=exprs='0.3*sin(2*PI*440*t)*lt(mod(t\\,5)\\,0.2)+0.02*(random(0)-0.5)|clip(1.3*sin(2*PI*220*t)\\,-0.99\\,0.99)*gt(mod(t\\,7)\\,6)':s=48000:d=40";

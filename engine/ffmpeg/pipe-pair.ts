@@ -1,7 +1,8 @@
 // A blocking pipe for one decoder output that a worker thread reads with blocking reads, so that the output's bytes
 // never pass through the main thread's event loop. Node has no pipe(2): a named FIFO opened from both ends gives the
-// same pair of descriptors, and is unlinked at once (the descriptors stay valid). Null where FIFOs are not available
-// (Windows, or no mkfifo): the caller then reads a pipe of its own the usual way.
+// same pair of descriptors, and is unlinked at once (the descriptors stay valid). Linux only, where opening a FIFO for
+// reading and writing at once is defined not to block (fifo(7)); elsewhere, or without mkfifo, null: the caller then
+// reads a pipe of its own the usual way.
 import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ export interface PipePair {
 }
 
 export async function openPipePair(): Promise<PipePair | null> {
-  if (process.platform === 'win32') return null;
+  if (process.platform !== 'linux') return null;
   const dir = mkdtempSync(join(tmpdir(), 'preflight-pipe-'));
   const path = join(dir, 'pcm');
   try {

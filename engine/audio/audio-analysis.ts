@@ -83,7 +83,6 @@ class InThreadAnalysis implements AudioAnalysis {
 class ResultThread<R> {
   private readonly worker: Worker;
   private readonly result: Promise<R>;
-  private failure: Error | null = null;
 
   /** `onFailed` is called when the thread fails or stops without its result. */
   constructor(file: string, workerData: unknown, what: string, onFailed: () => void) {
@@ -95,24 +94,17 @@ class ResultThread<R> {
         resolve(message);
       });
       this.worker.on('error', (err) => {
-        this.failure = err;
         reject(err);
         onFailed();
       });
       this.worker.on('exit', (code) => {
         if (answered) return;
-        const err = new Error(`the ${what} thread stopped (exit ${code})`);
-        this.failure ??= err;
-        reject(err);
+        reject(new Error(`the ${what} thread stopped (exit ${code})`));
         onFailed();
       });
     });
     // Rejections surface when the result is awaited.
     this.result.catch(() => undefined);
-  }
-
-  get failed(): boolean {
-    return this.failure !== null;
   }
 
   async finish(): Promise<R> {

@@ -82,24 +82,28 @@ export class PcmRing {
   /** Producer, on a worker thread: sleeps until batch `seq`'s slot is free; false when the ring was aborted. */
   waitFree(seq: number): boolean {
     const need = seq - this.buffers.slots + 1;
-    for (let r = 0; r < this.buffers.readers; r++) {
-      for (let read = Atomics.load(this.control, READ + r); read < need; read = Atomics.load(this.control, READ + r)) {
-        if (this.aborted) return false;
-        Atomics.wait(this.control, READ + r, read, PRODUCER_POLL_MS);
-      }
+    for (let lag = this.lagging(need); lag && !this.aborted; lag = this.lagging(need)) {
+      Atomics.wait(this.control, lag.word, lag.read, PRODUCER_POLL_MS);
     }
     return !this.aborted;
   }
 
   /** Producer, on the main thread: resolves once at most `level` batches are queued, or the ring was aborted. */
   async whenQueuedAtMost(level: number): Promise<void> {
-    for (let r = 0; r < this.buffers.readers; r++) {
-      const need = this.published - level;
-      for (let read = Atomics.load(this.control, READ + r); read < need && !this.aborted; read = Atomics.load(this.control, READ + r)) {
-        const waited = waitAsync(this.control, READ + r, read, PRODUCER_POLL_MS);
-        if (waited.async) await waited.value;
-      }
+    const need = this.published - level;
+    for (let lag = this.lagging(need); lag && !this.aborted; lag = this.lagging(need)) {
+      const waited = waitAsync(this.control, lag.word, lag.read, PRODUCER_POLL_MS);
+      if (waited.async) await waited.value;
     }
+  }
+
+  /** The control word and count of a reader that has released fewer than `need` batches, or null when none has. */
+  private lagging(need: number): { word: number; read: number } | null {
+    for (let r = 0; r < this.buffers.readers; r++) {
+      const read = Atomics.load(this.control, READ + r);
+      if (read < need) return { word: READ + r, read };
+    }
+    return null;
   }
 
   /** Producer: batch `seq` (the next one) holds `frames` frames. */

@@ -74,16 +74,14 @@ export class PcmRing {
 
   /** Batches published and not yet released by the slowest reader. */
   get queued(): number {
-    let slowest = Infinity;
-    for (let r = 0; r < this.buffers.readers; r++) slowest = Math.min(slowest, Atomics.load(this.control, READ + r));
-    return this.published - slowest;
+    return this.published - this.slowestReader().read;
   }
 
   /** Producer, on a worker thread: sleeps until batch `seq`'s slot is free; false when the ring was aborted. */
   waitFree(seq: number): boolean {
     const need = seq - this.buffers.slots + 1;
-    for (let lag = this.lagging(need); lag && !this.aborted; lag = this.lagging(need)) {
-      Atomics.wait(this.control, lag.word, lag.read, PRODUCER_POLL_MS);
+    for (let slowest = this.slowestReader(); slowest.read < need && !this.aborted; slowest = this.slowestReader()) {
+      Atomics.wait(this.control, slowest.word, slowest.read, PRODUCER_POLL_MS);
     }
     return !this.aborted;
   }
@@ -91,19 +89,21 @@ export class PcmRing {
   /** Producer, on the main thread: resolves once at most `level` batches are queued, or the ring was aborted. */
   async whenQueuedAtMost(level: number): Promise<void> {
     const need = this.published - level;
-    for (let lag = this.lagging(need); lag && !this.aborted; lag = this.lagging(need)) {
-      const waited = waitAsync(this.control, lag.word, lag.read, PRODUCER_POLL_MS);
+    for (let slowest = this.slowestReader(); slowest.read < need && !this.aborted; slowest = this.slowestReader()) {
+      const waited = waitAsync(this.control, slowest.word, slowest.read, PRODUCER_POLL_MS);
       if (waited.async) await waited.value;
     }
   }
 
-  /** The control word and count of a reader that has released fewer than `need` batches, or null when none has. */
-  private lagging(need: number): { word: number; read: number } | null {
-    for (let r = 0; r < this.buffers.readers; r++) {
-      const read = Atomics.load(this.control, READ + r);
-      if (read < need) return { word: READ + r, read };
+  /** The control word and release count of the reader furthest behind (the ring has at least one reader). */
+  private slowestReader(): { word: number; read: number } {
+    let word = READ;
+    let read = Atomics.load(this.control, READ);
+    for (let r = 1; r < this.buffers.readers; r++) {
+      const released = Atomics.load(this.control, READ + r);
+      if (released < read) [word, read] = [READ + r, released];
     }
-    return null;
+    return { word, read };
   }
 
   /** Producer: batch `seq` (the next one) holds `frames` frames. */

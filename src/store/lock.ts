@@ -142,6 +142,7 @@ function holdLock(path: string, token: string): DataDirLock {
   const release = () => {
     if (released) return;
     released = true;
+    process.removeListener('exit', release);
     clearInterval(refresh);
     held.delete(path);
     if (ours()) rmSync(path, { force: true });

@@ -72,10 +72,13 @@ function moveChain(m: Move, w: number, h: number, fps: number): string {
   const scale = Math.max(1, Math.min(1.5, 1920 / Math.max(w, h)));
   const [sw, sh] = [even(w * scale), even(h * scale)];
   const lerp = (a: number, b: number) => `(${num(a)})+(${num(b - a)})*on/${Math.max(1, n - 1)}`;
+  // The photo is decoded and scaled once, then repeated: a looped image input would decode the JPEG for every frame.
   return [
     `scale=${sw}:${sh}:force_original_aspect_ratio=increase`,
     `crop=${sw}:${sh}`,
     'setsar=1',
+    `loop=loop=${n}:size=1`,
+    `setpts=N/${fps}/TB`,
     `zoompan=z=${q(lerp(z0, z1))}:x=${q(`(iw-iw/zoom)*(${lerp(x0, x1)})`)}:y=${q(`(ih-ih/zoom)*(${lerp(y0, y1)})`)}:d=1:s=${w}x${h}:fps=${fps}`,
     `trim=end_frame=${n}`,
   ].join(',');
@@ -96,7 +99,7 @@ export function sequence(kit: Kit, shots: (Move | Shot)[], fades: number[], w: n
   });
   const total = t;
   const crossfades = fades.some((f) => f > 0);
-  const inputs = shots.flatMap((s) => (isMove(s) ? ['-loop', '1', '-framerate', String(fps), '-t', num(s.seconds + 1), '-i', photoFile(kit, s.photo)] : ['-i', s.path]));
+  const inputs = shots.flatMap((s) => ['-i', isMove(s) ? photoFile(kit, s.photo) : s.path]);
   const chains = shots.map((s, i) => {
     const fade = i > 0 ? (fades[i - 1] ?? 0) : 0;
     const source = isMove(s) ? `${moveChain(s, w, h, fps)},` : '';

@@ -24,7 +24,7 @@ beforeAll(() => {
 
 describe('preflight check', () => {
   it('exits 0 on PASS and prints a readable summary', async () => {
-    const r = await cli(['check', await fx.clean(), '--profile', 'generic_creator_video']);
+    const r = await cli(['check', await fx.cleanShort(), '--profile', 'generic_creator_video']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PASS {2}clean/);
@@ -59,7 +59,7 @@ describe('preflight check', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('file hash matches');
 
-    const other = await cli(['verify', receipt, '--file', await fx.clean()]);
+    const other = await cli(['verify', receipt, '--file', await fx.cleanShort()]);
     expect(other.code).toBe(1);
 
     const tampered = join(work, 'tampered.json');
@@ -83,7 +83,7 @@ describe('preflight check', () => {
   });
 
   it('rejects an unknown check or profile with exit 2 and the valid names', async () => {
-    const file = await fx.clean();
+    const file = await fx.cleanShort();
     const checks = await cli(['check', file, '--checks', 'black_frames,nope']);
     expect(checks.code).toBe(2);
     expect(checks.stderr).toMatch(/Unknown check: nope\. Valid checks: .*loop_freeze/);
@@ -104,12 +104,12 @@ describe('preflight check with sidecars', () => {
     expect(report.gates.find((g: { gate: string }) => g.gate === 'black_frames')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('sidecars only') });
     expect(report.media.durationSeconds).toBe(6);
 
-    const withMedia = await cli(['check', await fx.clean(), '--transcript', transcript, '--json']);
+    const withMedia = await cli(['check', await fx.cleanShort(), '--transcript', transcript, '--json']);
     expect([0, 1]).toContain(withMedia.code);
 
     const broken = join(work, 'broken.srt');
     writeFileSync(broken, '1\n00:00:05,000 --> 00:00:02,000\nBackwards.\n');
-    const bad = await cli(['check', await fx.clean(), '--transcript', broken]);
+    const bad = await cli(['check', await fx.cleanShort(), '--transcript', broken]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^preflight: transcript_path .*broken\.srt/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
@@ -230,7 +230,7 @@ describe('bad input: a correct report or a clear error (exit 2), never a stack t
   type ParsedReport = Record<string, any>;
   const reports: [string, () => Promise<string>, (report: ParsedReport) => void][] = [
     ['truncated container', async () => truncated(await generate('faststart.mp4', ['-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30:d=6', '-f', 'lavfi', '-i', 'sine=f=1000:d=6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart']), 'truncated.mp4', 0.5), () => {}],
-    ['corrupt data', async () => corrupted(await fx.clean(), 'corrupt.mp4'), () => {}],
+    ['corrupt data', async () => corrupted(await fx.cleanShort(), 'corrupt.mp4'), () => {}],
     ['8-channel audio', () => generate('eight-channel.wav', ['-f', 'lavfi', '-i', "aevalsrc=exprs='0.1*sin(2*PI*500*t)|0.1*sin(2*PI*600*t)|0.1*sin(2*PI*700*t)|0.05*sin(2*PI*80*t)|0.1*sin(2*PI*800*t)|0.1*sin(2*PI*900*t)|0.1*sin(2*PI*1000*t)|0.1*sin(2*PI*1100*t)':c=7.1:s=48000:d=4"]), (r) => {
       expect(r.media.audio.channels).toBe(8);
       expect(r.gates.find((g: { gate: string }) => g.gate === 'loudness').measurements.integratedLufs).toEqual(expect.any(Number));

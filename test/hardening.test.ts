@@ -49,7 +49,7 @@ afterAll(() => {
 const HUGE = [1e16, 2 ** 53 + 1, 1e308];
 
 async function upload(target: Pick<RunningServer, 'url'>, key: string, file?: string): Promise<string> {
-  const bytes = readFileSync(file ?? (await fx.clean()));
+  const bytes = readFileSync(file ?? (await fx.cleanShort()));
   const reserve = await api(target, 'POST', '/v1/uploads', { key, body: { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: bytes.length } });
   expect(reserve.status, reserve.text).toBe(201);
   expect((await fetch(reserve.json.signedPutUrl, { method: 'PUT', body: bytes })).status).toBe(200);
@@ -291,7 +291,7 @@ describe('smaller holes', () => {
   });
 
   it('lists jobs by source_url: only those created from exactly that URL', async () => {
-    const bytes = readFileSync(await fx.clean());
+    const bytes = readFileSync(await fx.cleanShort());
     const files = createServer((_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(bytes));
     const port: number = await new Promise((r) => files.listen(0, '127.0.0.1', () => r((files.address() as { port: number }).port)));
     try {

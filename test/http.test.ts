@@ -170,7 +170,7 @@ describe('jobs over HTTP', () => {
     expectError(await api(strict, 'GET', `/v1/qc/jobs/${blockJob}`, { key: keyB }), 404);
     expectError(await api(strict, 'GET', `/v1/qc/jobs/${blockJob}/report`, { key: keyB }), 404);
     expect((await api(strict, 'GET', '/v1/qc/jobs', { key: keyB })).json.jobs).toEqual([]);
-    const uploadId = await uploadFile(strict, keyA, await fx.clean());
+    const uploadId = await uploadFile(strict, keyA, await fx.cleanShort());
     expectError(await api(strict, 'GET', `/v1/uploads/${uploadId}`, { key: keyB }), 404);
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: keyB, body: { upload_id: uploadId } }), 404, 'upload_not_found');
 
@@ -179,7 +179,7 @@ describe('jobs over HTTP', () => {
     const replay = await api(strict, 'POST', '/v1/qc/jobs', { key: keyA, body: { upload_id: uploadId, idempotency_key: 'same-key', checks: CHEAP } });
     expect(replay.status).toBe(200);
     expect(replay.json.jobId).toBe(first.json.jobId);
-    const bUpload = await uploadFile(strict, keyB, await fx.clean());
+    const bUpload = await uploadFile(strict, keyB, await fx.cleanShort());
     const other = await api(strict, 'POST', '/v1/qc/jobs', { key: keyB, body: { upload_id: bUpload, idempotency_key: 'same-key', checks: CHEAP } });
     expect(other.status).toBe(201);
     expect(other.json.jobId).not.toBe(first.json.jobId);
@@ -205,7 +205,7 @@ describe('jobs over HTTP', () => {
     expectError(tooLong, 413, 'duration_limit_exceeded');
     const bigUpload = await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: 'upl_x', size_bytes: 50 * 1024 ** 3 } });
     expectError(bigUpload, 413, 'upload_size_limit_exceeded');
-    const up = await uploadFile(strict, free, await fx.clean());
+    const up = await uploadFile(strict, free, await fx.cleanShort());
     expect((await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: up, checks: CHEAP } })).status).toBe(201);
     const up2 = await uploadFile(strict, free, await fx.letterbox());
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: free, body: { upload_id: up2 } }), 429, 'usage_limit_exceeded');
@@ -214,7 +214,7 @@ describe('jobs over HTTP', () => {
     expect((await api(strict, 'GET', '/v1/spend-alerts', { key: free })).json.spendAlerts).toEqual([]);
 
     const busy = (await api(strict, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'busy', workspace_id: 'ws_busy', plan_id: 'free' } })).json.apiKey;
-    const media = await uploadFile(strict, busy, await fx.clean());
+    const media = await uploadFile(strict, busy, await fx.cleanShort());
     for (let i = 0; i < 2; i++) expect((await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true, checks: CHEAP } })).status).toBe(202);
     expectError(await api(strict, 'POST', '/v1/qc/jobs', { key: busy, body: { upload_id: media, process_async: true, checks: CHEAP } }), 429, 'active_jobs_limit_exceeded');
   });
@@ -276,7 +276,7 @@ describe('remote ingress is SSRF-safe', () => {
     const sidecar = await api(ssrfServer, 'POST', '/v1/qc/jobs', { key: OPERATOR_KEY, body: { media_base64: 'AAAA', media_kind: 'video', transcript_url: 'https://127.0.0.1/t.srt' } });
     expectError(sidecar, 400, 'remote_url_forbidden');
     // Queued jobs keep sidecar URLs for the run: they are checked when the job is accepted.
-    const media = await uploadFile(ssrfServer, OPERATOR_KEY, await fx.clean());
+    const media = await uploadFile(ssrfServer, OPERATOR_KEY, await fx.cleanShort());
     const queued = await api(ssrfServer, 'POST', '/v1/qc/jobs', { key: OPERATOR_KEY, body: { upload_id: media, process_async: true, manifest_url: 'https://169.254.169.254/m.json' } });
     expectError(queued, 400, 'remote_url_forbidden');
   });
@@ -303,7 +303,7 @@ describe('webhooks', () => {
       expect(endpoint.status, endpoint.text).toBe(201);
       const secret = endpoint.json.signingSecret as string;
       expect((await api(open, 'GET', '/v1/webhooks', { key })).text).not.toContain(secret);
-      const media = await uploadFile(open, key, await fx.clean());
+      const media = await uploadFile(open, key, await fx.cleanShort());
       const job = await api(open, 'POST', '/v1/qc/jobs', { key, body: { upload_id: media, checks: CHEAP } });
       expect(job.status).toBe(201);
       const drained = await api(open, 'POST', '/v1/webhooks/deliveries/drain', { key });

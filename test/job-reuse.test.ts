@@ -97,7 +97,7 @@ describe('job reuse over REST', () => {
   }, 240_000);
 
   it('a different profile, different checks or a different file name is checked afresh', async () => {
-    const file = await fx.clean();
+    const file = await fx.cleanShort();
     const base = await job(keyA, { upload_id: await upload(keyA, file) });
     const profiled = await job(keyA, { upload_id: await upload(keyA, file), profile: 'video_site_longform' });
     expect(profiled.status.reusedFrom).toBeNull();
@@ -130,7 +130,7 @@ describe('job reuse over MCP', () => {
         expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
         return result.structuredContent as { job_id: string; status: string; verdict: string; reused_from: string | null };
       };
-      const file = await fx.clean();
+      const file = await fx.cleanShort();
       const first = await run({ file_path: file });
       expect(first).toMatchObject({ status: 'completed', reused_from: null });
       const second = await run({ file_path: file });

@@ -178,7 +178,7 @@ describe('preflight mcp in remote mode', () => {
     const markers = await remote.client.readResource({ uri: `preflight://jobs/${run.job_id}/artifacts/markers.csv` });
     expect(markers.contents[0]).toMatchObject({ mimeType: 'text/csv', text: csv.csv });
 
-    const clean = await fx.clean();
+    const clean = await fx.cleanShort();
     const rerun = await ok<{ job_id: string; verdict: string; minutes_metered: number }>('qc_run_local_file', { file_path: clean, profile: 'generic_creator_video' });
     expect(rerun.verdict).toBe('PASS');
     const receipt = await ok<{ verdict: string; receipt: Record<string, unknown> }>('qc_get_receipt', { job_id: rerun.job_id });
@@ -206,16 +206,16 @@ describe('preflight mcp in remote mode', () => {
   it('sends local sidecar files inline, and refuses sidecar_dir with a clear error', async () => {
     const transcript = join(work, 'transcript.srt');
     writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n');
-    const run = await ok<{ status: string; sidecar_ingress: { supplied: string[] } }>('qc_run_local_file', { file_path: await fx.clean(), transcript_path: transcript, checks: CHEAP });
+    const run = await ok<{ status: string; sidecar_ingress: { supplied: string[] } }>('qc_run_local_file', { file_path: await fx.cleanShort(), transcript_path: transcript, checks: CHEAP });
     expect(run).toMatchObject({ status: 'completed', sidecar_ingress: { supplied: ['transcript'] } });
     const manifest = join(work, 'broken-manifest.json');
     writeFileSync(manifest, '{"segments": [ {"start": 0, ');
-    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.clean(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
-    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.clean(), sidecar_dir: work }, /^sidecar_dir_unsupported: sidecar_dir is not available in remote mode/);
+    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.cleanShort(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
+    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.cleanShort(), sidecar_dir: work }, /^sidecar_dir_unsupported: sidecar_dir is not available in remote mode/);
   });
 
   it('returns the same job for a repeated idempotency key', async () => {
-    const file = await fx.clean();
+    const file = await fx.cleanShort();
     const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7', checks: CHEAP });
     const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'remote-render-7', checks: CHEAP });
     expect(first.idempotent_replay).toBe(false);
@@ -224,7 +224,7 @@ describe('preflight mcp in remote mode', () => {
 
   it('answers bad input with isError and the local-mode message, and keeps serving', async () => {
     await fails(remote.client, 'qc_run_local_file', { file_path: join(work, 'missing.mp4') }, /^file_not_found: No file at .*missing\.mp4/);
-    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.clean(), checks: 'black_frames,bogus' }, /^invalid_checks: Unknown check: bogus\. Valid checks: /);
+    await fails(remote.client, 'qc_run_local_file', { file_path: await fx.cleanShort(), checks: 'black_frames,bogus' }, /^invalid_checks: Unknown check: bogus\. Valid checks: /);
     await fails(remote.client, 'qc_get_report', { job_id: 'job_nope' }, /^job_not_found: /);
     await fails(remote.client, 'qc_get_job', { job_id: '../api-keys' }, /^job_not_found: /);
     expect((await remote.client.listTools()).tools).toHaveLength(15);
@@ -250,7 +250,7 @@ describe('preflight mcp in remote mode', () => {
     const wrongKey = 'prv_wrong_key_that_must_not_leak_0123456789';
     const intruder = await connectMcp({ PREFLIGHT_API_URL: serverUrl, PREFLIGHT_API_KEY: wrongKey });
     const listText = await fails(intruder.client, 'qc_list_jobs', {}, /^unauthorized: /);
-    const runText = await fails(intruder.client, 'qc_run_local_file', { file_path: await fx.clean() }, /^unauthorized: /);
+    const runText = await fails(intruder.client, 'qc_run_local_file', { file_path: await fx.cleanShort() }, /^unauthorized: /);
     for (const text of [listText, runText, intruder.stderr()]) expect(text).not.toContain(wrongKey);
 
     const closedPort = await freePort();

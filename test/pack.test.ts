@@ -96,7 +96,7 @@ describe('the npm package', () => {
   });
 
   it('checks a generated clip through the installed bin', async () => {
-    const clip = await fx.clean();
+    const clip = await fx.cleanShort();
     const r = await execa(join(project, 'node_modules/.bin/preflight'), ['check', clip, '--profile', 'generic_creator_video', '--json'], {
       cwd: project,
       env: { PREFLIGHT_HOME: join(project, 'home') },

@@ -45,6 +45,7 @@ interface Seen {
 }
 
 let privateTmp: string;
+const sharedTmpdir = process.env.TMPDIR;
 let ca: Buffer;
 let server: https.Server;
 let plainServer: http.Server;
@@ -165,6 +166,8 @@ afterAll(async () => {
     s.closeAllConnections();
     await new Promise((resolve) => s.close(resolve));
   }
+  if (sharedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmpdir;
   rmSync(privateTmp, { recursive: true, force: true });
 });
 

@@ -81,7 +81,7 @@ function serviceSuite(url: string | null) {
 
   it('runs a sync job to completion with the QcJob fields, real stage timings and artifacts on disk', async () => {
     const { svc, home } = await service();
-    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), profile: 'generic_creator_video' });
+    const { job } = await svc.createJob(alice, { file_path: await fx.cleanShort(), profile: 'generic_creator_video' });
     expect(QcJobSchema.safeParse(job).success).toBe(true);
     expect(job).toMatchObject({ status: 'completed', verdict: 'PASS', progressPct: 100, minutesMetered: 1, profile: 'generic_creator_video', requestedProfile: 'generic_creator_video' });
     expect(job.processingDurationMs).toBeGreaterThan(0);
@@ -97,7 +97,7 @@ function serviceSuite(url: string | null) {
 
   it('queues process_async jobs and processes them on drain, for their own workspace only', async () => {
     const { svc } = await service();
-    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true, checks: CHEAP });
+    const { job } = await svc.createJob(alice, { file_path: await fx.cleanShort(), process_async: true, checks: CHEAP });
     expect(job.status).toBe('queued');
     const bobDrain = await svc.drain(bob, {});
     expect(bobDrain.processed).toBe(0);
@@ -109,7 +109,7 @@ function serviceSuite(url: string | null) {
 
   it('keeps workspaces apart: jobs, reports and idempotency keys', async () => {
     const { svc } = await service();
-    const file = await fx.clean();
+    const file = await fx.cleanShort();
     const { job } = await svc.createJob(alice, { file_path: file, idempotency_key: 'k1', checks: CHEAP });
     await expect(svc.getJob(bob, job.jobId)).rejects.toThrow(/No job/);
     await expect(svc.getReport(bob, job.jobId)).rejects.toThrow(/No job/);
@@ -127,7 +127,7 @@ function serviceSuite(url: string | null) {
     const home = mkdtempSync(join(tmpdir(), 'preflight-usage-'));
     const { svc } = await service(home);
     const free: Principal = { workspaceId: 'ws_free', scopes: ['*'], operator: false, planId: 'free' };
-    const { job } = await svc.createJob(free, { file_path: await fx.clean(), checks: CHEAP });
+    const { job } = await svc.createJob(free, { file_path: await fx.cleanShort(), checks: CHEAP });
     expect(job.minutesMetered).toBe(1);
     await svc.close();
     open.pop();
@@ -183,7 +183,7 @@ function serviceSuite(url: string | null) {
   it('at start-up, queues again a queued job whose worker died and fails a synchronous one as interrupted', async () => {
     const home = mkdtempSync(join(tmpdir(), 'preflight-crash-'));
     const { svc } = await service(home);
-    const { job } = await svc.createJob(alice, { file_path: await fx.clean(), process_async: true });
+    const { job } = await svc.createJob(alice, { file_path: await fx.cleanShort(), process_async: true });
     await svc.close();
     open.pop();
     // A worker took the queued job and died: its lease ran out (on the embedded engine every job left running counts).
@@ -228,7 +228,7 @@ function serviceSuite(url: string | null) {
       await expect(svc.createJob(alice, { platform_video_url: url })).rejects.toThrow(/platform_video_url needs yt-dlp, which is not installed/);
       // A stand-in yt-dlp (no network here): honours -o like the real one and writes the media there.
       const bin = mkdtempSync(join(tmpdir(), 'preflight-ytdlp-'));
-      const source = await fx.clean();
+      const source = await fx.cleanShort();
       writeFileSync(join(bin, 'yt-dlp'), `#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then out="$2"; fi; shift; done\ncp '${source}' "$(echo "$out" | sed 's/%(ext)s/mp4/')"\n`);
       chmodSync(join(bin, 'yt-dlp'), 0o755);
       process.env.PATH = `${bin}:${originalPath}`;

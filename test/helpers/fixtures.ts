@@ -11,6 +11,10 @@ const video = (seconds: number, size = '1280x720', extra = '') => `testsrc2=s=${
 export const clean = () =>
   generate('clean.mp4', ['-f', 'lavfi', '-i', video(8), '-f', 'lavfi', '-i', `${TONE_14}:d=8`, ...X264, ...AAC, '-shortest']);
 
+/** The clean control for tests of the doors (CLI, MCP, REST, reuse, receipts): 3 s, so a full default check is cheap. */
+export const cleanShort = () =>
+  generate('clean-short.mp4', ['-f', 'lavfi', '-i', video(3), '-f', 'lavfi', '-i', `${TONE_14}:d=3`, ...X264, ...AAC, '-shortest']);
+
 /** 2.5 s of black picture from 4.0 s. */
 export const blackInterior = () =>
   generate('black-interior.mp4', [

@@ -102,7 +102,8 @@ export const verticalShort = () =>
 export const superWhiteBroadcast = () =>
   generate('superwhite-broadcast.mov', [
     '-f', 'lavfi', '-i', 'color=c=0x606060:s=1920x1080:r=25:d=6',
-    '-vf', "geq=lum='if(between(T\\,2\\,4)*lt(Y\\,108)\\,254\\,lum(X\\,Y))':cb='cb(X\\,Y)':cr='cr(X\\,Y)'",
+    '-f', 'lavfi', '-i', 'color=c=0x606060:s=1920x108:r=25:d=6',
+    '-filter_complex', "[0:v]format=yuv422p[grey];[1:v]format=yuv422p,lutyuv=y=254[white];[grey][white]overlay=0:0:enable='between(t,2,4)':format=yuv422",
     '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv422p',
     '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', '-an',
   ]);

@@ -38,8 +38,10 @@ export const stillWithSound = () =>
 export const webFileForBroadcast = () =>
   generate('golden-broadcast.mp4', [
     '-f', 'lavfi', '-i', 'color=c=0x606060:s=1280x720:r=30:d=4',
+    '-f', 'lavfi', '-i', 'color=c=0x606060:s=1280x72:r=30:d=4',
     '-f', 'lavfi', '-i', "aevalsrc=exprs='0.99*sin(2*PI*997*t)|0.99*sin(2*PI*997*t)':s=48000:d=4",
-    '-vf', "geq=lum='if(between(T\\,1\\,2.5)*lt(Y\\,72)\\,254\\,lum(X\\,Y))':cb='cb(X\\,Y)':cr='cr(X\\,Y)'",
+    '-filter_complex', "[0:v]format=yuv420p[grey];[1:v]format=yuv420p,lutyuv=y=254[white];[grey][white]overlay=0:0:enable='between(t,1,2.5)':format=yuv420[v]",
+    '-map', '[v]', '-map', '2:a',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', '-threads', '1',
     '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', ...AAC, '-shortest',
   ]);

@@ -22,13 +22,16 @@ function move(name: string, seconds: number, zoom: [number, number], from: [numb
   const z = `${zoom[0]}+${zoom[1] - zoom[0]}*on/${n}`;
   const x = `(iw-iw/zoom)*(${from[0]}+${to[0] - from[0]}*on/${n})`;
   const y = `(ih-ih/zoom)*(${from[1]}+${to[1] - from[1]}*on/${n})`;
-  return `scale=${w * 1.5}:${h * 1.5}:force_original_aspect_ratio=increase,crop=${w * 1.5}:${h * 1.5},zoompan=z='${z}':x='${x}':y='${y}':d=1:s=${w}x${h}:fps=${FPS},trim=end_frame=${n + 1}`;
+  // The photo is scaled once and its frame repeated (a looped image input would decode the JPEG for every frame).
+  return `scale=${w * 1.5}:${h * 1.5}:force_original_aspect_ratio=increase,crop=${w * 1.5}:${h * 1.5},loop=loop=${n}:size=1,setpts=N/${FPS}/TB,zoompan=z='${z}':x='${x}':y='${y}':d=1:s=${w}x${h}:fps=${FPS},trim=end_frame=${n + 1}`;
 }
 
 const still = (p: string, seconds: number) => ['-loop', '1', '-framerate', String(FPS), '-t', String(seconds), '-i', photo(p)];
+/** The photo a move() starts from. */
+const moving = (p: string) => ['-i', photo(p)];
 
 /** 6 s slow Ken Burns zoom 1.0 → 1.1 on a meadow photo: slow motion, every frame differs a little. */
-export const kenBurnsSlow = () => generate('vis-kenburns.mp4', [...still('GreenMeadow', 6), '-vf', move('GreenMeadow', 6, [1, 1.1], [0.5, 0.5], [0.5, 0.5]), ...X264]);
+export const kenBurnsSlow = () => generate('vis-kenburns.mp4', [...moving('GreenMeadow'), '-vf', move('GreenMeadow', 6, [1, 1.1], [0.5, 0.5], [0.5, 0.5]), ...X264]);
 
 /** 8 s continuous pan across a dune photo; with `freeze`, the frame at `at` s held for `seconds` (exact repeats). */
 export function panShot(freeze?: { at: number; seconds: number }): Promise<string> {
@@ -36,7 +39,7 @@ export function panShot(freeze?: { at: number; seconds: number }): Promise<strin
   const vf = freeze
     ? `${pan},split[a][b];[b]trim=start=${freeze.at}:end=${freeze.at + 0.02},setpts=PTS-STARTPTS,loop=loop=${Math.round(freeze.seconds * FPS) - 1}:size=1:start=0,setpts=N/${FPS}/TB+${freeze.at}/TB[f];[a][f]overlay=eof_action=pass,format=yuv420p`
     : pan;
-  return generate(`vis-pan${freeze ? `-freeze-${freeze.at}-${freeze.seconds}` : ''}.mp4`, [...still('Dune', 8), '-filter_complex', vf, ...X264]);
+  return generate(`vis-pan${freeze ? `-freeze-${freeze.at}-${freeze.seconds}` : ''}.mp4`, [...moving('Dune'), '-filter_complex', vf, ...X264]);
 }
 
 /** Two photos held still 3.5 s each, joined by a hard cut: a slideshow of held slides. */
@@ -83,7 +86,7 @@ export function typedTerminal(): Promise<string> {
 /** A 9:16 short (360×640): a Ken Burns photo with a white caption on a semi-transparent black box across the middle. */
 export const boxedCaptionShort = () =>
   generate('vis-boxed-short.mp4', [
-    ...still('GreenMeadow', 5),
+    ...moving('GreenMeadow'),
     '-vf',
     `${move('GreenMeadow', 5, [1, 1.1], [0.5, 0.5], [0.5, 0.5], 360, 640)},drawtext=fontfile=${FONT}:text='Rain fell on the garden':fontsize=22:fontcolor=white:x=(w-text_w)/2:y=h*0.58:box=1:boxcolor=black@0.5:boxborderw=12,format=yuv420p`,
     ...X264,
@@ -92,7 +95,7 @@ export const boxedCaptionShort = () =>
 /** A vertical photo move centred on a 640×360 canvas whose sides are a blurred, enlarged copy of it. */
 export const blurredFillPhoto = () =>
   generate('vis-blurred-fill.mp4', [
-    ...still('LadyBird', 5),
+    ...moving('LadyBird'),
     '-vf',
     `${move('LadyBird', 5, [1, 1.1], [0.6, 0.5], [0.6, 0.5], 202, 360)},split[a][b];[a]scale=640:1140,crop=640:360,boxblur=12:2[bg];[b]null[fg];[bg][fg]overlay=219:0,format=yuv420p`,
     ...X264,

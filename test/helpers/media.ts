@@ -1,7 +1,8 @@
 // Generates test media with the bundled ffmpeg and caches it under .cache/media (git-ignored).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ffmpegPath } from '../../engine/ffmpeg/binaries.js';
@@ -26,11 +27,36 @@ export async function generate(name: string, args: string[]): Promise<string> {
   const dot = name.lastIndexOf('.');
   const out = join(CACHE_DIR, `${name.slice(0, dot)}-${key}${name.slice(dot)}`);
   if (existsSync(out)) return out;
-  // Unique per process: parallel test files may generate the same fixture at once.
-  const tmp = `${out}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.part${name.slice(dot)}`;
-  await execa(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, tmp], { stdin: 'ignore', timeout: 300_000 });
-  renameSync(tmp, out);
-  return out;
+  // The two test workers often want the same fixture at once: one makes it while the other waits for it.
+  if (!(await claim(`${out}.lock`))) return existsSync(out) ? out : generate(name, args);
+  try {
+    const tmp = `${out}.${process.pid}.part${name.slice(dot)}`;
+    await execa(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, tmp], { stdin: 'ignore', timeout: GENERATE_TIMEOUT_MS });
+    renameSync(tmp, out);
+    return out;
+  } finally {
+    rmSync(`${out}.lock`, { force: true });
+  }
+}
+
+const GENERATE_TIMEOUT_MS = 300_000;
+
+/** Takes the lock file (true), or waits until its holder lets go (false); a lock older than any generation is removed. */
+async function claim(lock: string): Promise<boolean> {
+  try {
+    closeSync(openSync(lock, 'wx'));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  for (;;) {
+    await sleep(200);
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > GENERATE_TIMEOUT_MS) rmSync(lock, { force: true });
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** Renders an audio filter graph (lavfi source) to float PCM for meter tests: returns planar channels. */

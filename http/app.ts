@@ -37,25 +37,14 @@ export interface AuthenticatedMount {
   handle(request: Request, principal: Principal): Promise<Response>;
 }
 
-/**
- * A body refused as too large was not read to its end, so the connection cannot carry another request: say so, or a
- * client that keeps connections alive sends its next request into a socket the server is closing.
- */
-function tooLarge(c: Context, code: string, message: string, details?: Record<string, unknown>): Response {
-  c.header('Connection', 'close');
-  return c.json(errorBody(code, message, details), 413);
-}
-
 function onError(err: Error, c: Context): Response {
   if (err instanceof ServiceError || err instanceof EngineError) {
     if (err.code === 'unauthorized') c.header('WWW-Authenticate', BEARER_CHALLENGE);
-    const status = statusOf(err);
-    if (status === 413) return tooLarge(c, err.code, err.message, err.details);
-    return c.json(errorBody(err.code, err.message, err.details), status as ContentfulStatusCode);
+    return c.json(errorBody(err.code, err.message, err.details), statusOf(err) as ContentfulStatusCode);
   }
   if (err instanceof ZodError) return c.json(errorBody('invalid_input', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')), 400);
   if (err instanceof HTTPException) {
-    if (err.status === 413) return tooLarge(c, 'body_too_large', 'The request body is too large.');
+    if (err.status === 413) return c.json(errorBody('body_too_large', 'The request body is too large.'), 413);
     if (err.status === 400) return c.json(errorBody('invalid_json', `The request body is not valid JSON (${err.message}).`), 400);
     return c.json(errorBody('http_error', err.message), err.status);
   }
@@ -69,7 +58,7 @@ export function createHttpApp(deps: HttpDeps): OpenAPIHono<Env> {
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.use('*', async (c, next) => {
     if (c.req.method === 'PUT' && c.req.path.endsWith('/content')) return next();
-    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (ctx) => tooLarge(ctx, 'body_too_large', `JSON bodies are limited to ${JSON_BODY_LIMIT} bytes.`) })(c, next);
+    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (ctx) => ctx.json(errorBody('body_too_large', `JSON bodies are limited to ${JSON_BODY_LIMIT} bytes.`), 413) })(c, next);
   });
 
   const groups = [

@@ -132,7 +132,7 @@ describe('preflight mcp over stdio', () => {
   });
 
   it('checks against a delivery profile named in profile', async () => {
-    const run = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: await fx.clean(), profile: 'broadcast_r128', checks: 'loudness' });
+    const run = await ok<{ job_id: string; verdict: string }>('qc_run_local_file', { file_path: await fx.cleanShort(), profile: 'broadcast_r128', checks: 'loudness' });
     const report = await ok<{ gates: { gate: string; measurements: Record<string, unknown> }[] }>('qc_get_report', { job_id: run.job_id });
     expect(report.gates.map((g) => g.gate)).toEqual(['loudness']);
     const job = await ok<{ job: { profile: string; requestedProfile: string } }>('qc_get_job', { job_id: run.job_id });
@@ -143,7 +143,7 @@ describe('preflight mcp over stdio', () => {
     const notMedia = join(work, 'notes.mp4');
     writeFileSync(notMedia, 'These are meeting notes, not a video.\n'.repeat(50));
     const truncated = join(work, 'truncated.mp4');
-    writeFileSync(truncated, readFileSync(await fx.clean()).subarray(0, 4096));
+    writeFileSync(truncated, readFileSync(await fx.cleanShort()).subarray(0, 4096));
     for (const file of [notMedia, truncated]) {
       const text = await fails('qc_run_local_file', { file_path: file }, /^unsupported_media: /);
       expect(text).not.toContain(file);
@@ -240,7 +240,7 @@ describe('preflight mcp over stdio', () => {
     const transcript = join(work, 'transcript.srt');
     writeFileSync(transcript, '1\n00:00:00,500 --> 00:00:02,000\nHello and welcome.\n\n2\n00:00:02,500 --> 00:00:05,000\nGo to https colon slash slash example dot com slash deals now.\n');
     const run = await ok<{ job_id: string; sidecar_ingress: { supplied: string[]; mode: string } }>('qc_run_local_file', {
-      file_path: await fx.clean(),
+      file_path: await fx.cleanShort(),
       transcript_path: transcript,
       checks: 'spoken_leaks,sentence_boundary,loudness',
     });
@@ -262,7 +262,7 @@ describe('preflight mcp over stdio', () => {
   });
 
   it('returns the same job for a repeated idempotency key', async () => {
-    const file = await fx.clean();
+    const file = await fx.cleanShort();
     const first = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42', checks: CHEAP });
     const second = await ok<{ job_id: string; idempotent_replay: boolean }>('qc_run_local_file', { file_path: file, idempotency_key: 'render-42', checks: CHEAP });
     expect(second).toMatchObject({ job_id: first.job_id, idempotent_replay: true });
@@ -287,10 +287,10 @@ describe('preflight mcp over stdio', () => {
 
   it('answers bad input with isError and a clear message, and keeps serving', async () => {
     await fails('qc_run_local_file', { file_path: join(work, 'missing.mp4') }, /^file_not_found: No file at .*missing\.mp4/);
-    await fails('qc_run_local_file', { file_path: await fx.clean(), checks: 'black_frames,bogus' }, /invalid_checks: Unknown check: bogus\. Valid checks: /);
+    await fails('qc_run_local_file', { file_path: await fx.cleanShort(), checks: 'black_frames,bogus' }, /invalid_checks: Unknown check: bogus\. Valid checks: /);
     const manifest = join(work, 'broken-manifest.json');
     writeFileSync(manifest, '{"segments": [ {"start": 0, ');
-    await fails('qc_run_local_file', { file_path: await fx.clean(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
+    await fails('qc_run_local_file', { file_path: await fx.cleanShort(), manifest_path: manifest }, /invalid_sidecar: .*broken-manifest\.json/);
     await fails('qc_run_video', { video_base64: 'A'.repeat(Math.ceil((6.5 * 1024 * 1024 * 4) / 3)) }, /^inline_media_too_large: .*6.3 MB inline limit/);
     await fails('qc_get_report', { job_id: 'job_nope' }, /^job_not_found: /);
     await fails('qc_create_upload_url', { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 10 }, /^uploads_unavailable: .*preflight mcp --upload-port/);
@@ -307,7 +307,7 @@ describe('preflight mcp over stdio', () => {
       expect(result.isError, JSON.stringify(args)).toBe(true);
       expect((result.content[0] as { text: string }).text).toMatch(/Input validation error/);
     }
-    const run = (await client.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.clean(), duration_seconds: 1e308 } }, undefined, { timeout: 10_000 })) as CallToolResult;
+    const run = (await client.callTool({ name: 'qc_run_local_file', arguments: { file_path: await fx.cleanShort(), duration_seconds: 1e308 } }, undefined, { timeout: 10_000 })) as CallToolResult;
     expect(run.isError).toBe(true);
     await ok('qc_estimate_cost', { minutes: 10 });
   });
@@ -342,6 +342,8 @@ describe('preflight mcp --upload-port: uploads through the upload port in the sa
       }),
     );
     try {
+      // The 8 s control: after the refused oversized PUT of a 3 s file, the next PUT can meet the socket the server is
+      // closing (the refusal destroys the request stream; undici has already reused the connection).
       const file = await fx.clean();
       const bytes = readFileSync(file);
       const reserve = (await httpClient.callTool({ name: 'qc_create_upload_url', arguments: { filename: 'clean.mp4', content_type: 'video/mp4', size_bytes: bytes.length } })) as CallToolResult;

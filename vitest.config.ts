@@ -7,7 +7,7 @@ const OWN_MODULE_GRAPH = ['test/remote-ingress.test.ts', 'test/webhooks.test.ts'
 
 // The longest files start first, so that the two workers finish together. Vitest orders by last run's durations when
 // it has them; a clean clone has none, and by file size the accuracy set (three minutes) would start last.
-const LONGEST_FIRST = ['accuracy', 'text-gates', 'engine-e2e', 'mcp', 'cli', 'service', 'visual-gates'].map((name) => `/test/${name}.test.ts`);
+const LONGEST_FIRST = ['accuracy', 'text-gates', 'engine-e2e', 'mcp', 'cli', 'service'].map((name) => `/test/${name}.test.ts`);
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineSidecars } from '../../engine/sidecars/index.js';
 import { chunksFromJson, expectedScriptFromText, manifestFromJson, transcriptFromJson, watchlistFromJson } from '../../engine/sidecars/formats/index.js';
-import { generate } from './media.js';
+import { generate, superWhiteBand } from './media.js';
 import { drawtext, textImage, type DrawnText } from './text-media.js';
 
 const X264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-threads', '1'];
@@ -40,7 +40,7 @@ export const webFileForBroadcast = () =>
     '-f', 'lavfi', '-i', 'color=c=0x606060:s=1280x720:r=30:d=4',
     '-f', 'lavfi', '-i', 'color=c=0x606060:s=1280x72:r=30:d=4',
     '-f', 'lavfi', '-i', "aevalsrc=exprs='0.99*sin(2*PI*997*t)|0.99*sin(2*PI*997*t)':s=48000:d=4",
-    '-filter_complex', "[0:v]format=yuv420p[grey];[1:v]format=yuv420p,lutyuv=y=254[white];[grey][white]overlay=0:0:enable='between(t,1,2.5)':format=yuv420[v]",
+    '-filter_complex', `${superWhiteBand('420', 1, 2.5)}[v]`,
     '-map', '[v]', '-map', '2:a',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', '-threads', '1',
     '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709', ...AAC, '-shortest',

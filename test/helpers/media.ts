@@ -9,6 +9,7 @@ import { ffmpegPath } from '../../engine/ffmpeg/binaries.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CACHE_DIR = join(ROOT, '.cache/media');
+const GENERATE_TIMEOUT_MS = 300_000;
 
 /**
  * Covers the running timecode testsrc2 draws in its top-left corner (about 104 × 38 px at any size): OCR reads it, and
@@ -39,8 +40,6 @@ export async function generate(name: string, args: string[]): Promise<string> {
   }
 }
 
-const GENERATE_TIMEOUT_MS = 300_000;
-
 /** Takes the lock file (true), or waits until its holder lets go (false); a lock older than any generation is removed. */
 async function claim(lock: string): Promise<boolean> {
   try {
@@ -58,6 +57,14 @@ async function claim(lock: string): Promise<boolean> {
     }
   }
 }
+
+/**
+ * The filter graph that lays a super-white (Y 254) band, input 1 (a grey strip as wide as the picture), over the top
+ * of input 0 from `from` to `to` s: a lookup table on the strip, where a per-pixel expression on the whole picture
+ * would cost ten times as much for the same pixels.
+ */
+export const superWhiteBand = (chroma: '420' | '422', from: number, to: number): string =>
+  `[0:v]format=yuv${chroma}p[grey];[1:v]format=yuv${chroma}p,lutyuv=y=254[white];[grey][white]overlay=0:0:enable='between(t,${from},${to})':format=yuv${chroma}`;
 
 /** Renders an audio filter graph (lavfi source) to float PCM for meter tests: returns planar channels. */
 export async function renderPcm(lavfi: string, channels: number, sampleRate = 48000): Promise<Float32Array[]> {

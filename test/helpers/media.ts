@@ -31,6 +31,8 @@ export async function generate(name: string, args: string[]): Promise<string> {
   // The two test workers often want the same fixture at once: one makes it while the other waits for it.
   if (!(await claim(`${out}.lock`))) return existsSync(out) ? out : generate(name, args);
   try {
+    // The holder before this one may have made it between the check above and the claim.
+    if (existsSync(out)) return out;
     const tmp = `${out}.${process.pid}.part${name.slice(dot)}`;
     await execa(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...args, tmp], { stdin: 'ignore', timeout: GENERATE_TIMEOUT_MS });
     renameSync(tmp, out);

@@ -7,7 +7,7 @@ import type { OcrBox, OcrPicture, OcrWord } from './engine.js';
 import { median } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */
-const INK = 128;
+export const INK = 128;
 /** Rows and columns holding less than this share of the busiest row's (column's) ink are halo or stray specks. */
 const PROFILE_SHARE = 0.08;
 /** The rows of the letters' bodies (x-height or capitals) hold at least this share of the busiest row's ink. */

@@ -2,7 +2,9 @@
 // the sampler OCRs some of them: a fixed rate (its interval widening with duration, so long programmes are sampled
 // to the end rather than up to a cap) plus frames where the picture changed since the last sample. Every candidate
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
-// does not. OCR runs in a child process, one call at a time in stream order, so results never depend on timing;
+// does not. A line that was confirmed so before and is still there needs no second reading where its pixels, or its
+// glyphs (engine/ocr/glyphs.ts), are the same on the next frame. OCR runs in a child process, one call at a time in
+// stream order, so results never depend on timing;
 // `backlog` lets the pass pause the pipe when OCR falls behind.
 import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
@@ -10,6 +12,7 @@ import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
 import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture, type OcrRectangle } from './engine.js';
 import { boxesOverlap, boxHeight, rowsOverlap, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
+import { sameGlyphs, type GlyphFrame } from './glyphs.js';
 import { buildTracks } from './tracks.js';
 import { unreadLines, type UnreadLine } from './unread.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -58,6 +61,7 @@ interface Frame extends RgbPicture {
 }
 
 const lumaFor = (f: Frame): Uint8Array => (f.luma ??= lumaOf(f));
+const glyphFrame = (f: Frame): GlyphFrame => ({ luma: lumaFor(f), ink: ocrPictureOf(f, false) });
 
 /** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
 function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
@@ -171,8 +175,11 @@ export interface TextSamplerOptions {
 interface Sampled {
   frame: Frame;
   lines: Promise<ReadLine[]>;
-  /** Its lines kept from the previous sample (their pixels did not change) that the previous sample confirmed, with the
-   * reading that confirmed them: it holds on the next frame too where their pixels are still the same. */
+  /**
+   * Its lines that persisted from the previous sample, which confirmed them, with the reading that stands for them on
+   * the next frame where their pixels (or their glyphs) are still the same there: for a line kept from the previous
+   * sample (its pixels did not change), the reading that confirmed it; for a line read again (a whole reading), itself.
+   */
   trusted: Map<ReadLine, TextLine>;
   /** The stream frame before it, when that frame was not read: new lines are looked for there too. */
   before: Frame | null;
@@ -311,7 +318,13 @@ export class TextSampler {
   private async readChanged(frame: Frame, cells: ReadPlan, prior: Sampled | null, trusted: Map<ReadLine, TextLine>): Promise<ReadLine[]> {
     const known = prior ? await prior.lines : [];
     const plan = this.grid.withLines(cells, known.map((l) => l.box));
-    if (plan.whole) return this.readWhole(frame, false);
+    if (plan.whole) {
+      const lines = await this.readWhole(frame, false);
+      // A line the previous sample read and confirmed was confirmed by a reading once: on the next frame its glyphs suffice.
+      const confirmedBefore = [...(prior?.confirmed.keys() ?? [])];
+      for (const line of lines) if (matchLine(line, confirmedBefore)) trusted.set(line, line);
+      return lines;
+    }
     // A band's reading stands for the lines on its changed cells; every other known line is kept.
     const onChanges = (band: BandRead, b: OcrBox) => band.changes.some((c) => boxesOverlap(c, b));
     let kept = known.filter((line) => !plan.bands.some((band) => onChanges(band, line.box)));
@@ -397,10 +410,14 @@ export class TextSampler {
     const { frame } = sampled;
     const candidates = await sampled.lines;
     if (candidates.length === 0) return;
-    // A kept line (read and confirmed before) whose pixels are the same on the next frame reads there as it did then.
+    // A line confirmed before whose pixels are the same on the next frame reads there as it did then; one whose glyphs
+    // are the same (a caption over a moving picture) reads as it did on this frame.
     const same = new Map<ReadLine, TextLine>();
     if (!nextWhole) {
-      for (const [line, match] of sampled.trusted) if (this.grid.sameWithin(lumaFor(frame), lumaFor(next), line.box)) same.set(line, match);
+      for (const [line, match] of sampled.trusted) {
+        if (this.grid.sameWithin(lumaFor(frame), lumaFor(next), line.box)) same.set(line, match);
+        else if (sameGlyphs(glyphFrame(frame), glyphFrame(next), line)) same.set(line, line);
+      }
     }
     let again: TextLine[] = [];
     const toRead = candidates.filter((l) => !same.has(l));

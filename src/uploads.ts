@@ -108,6 +108,12 @@ export function assertPutAllowed(record: UploadRecord | undefined, token: string
   if (new Date(record.expiresAt) < now) throw new ServiceError('upload_expired', `The upload URL expired at ${record.expiresAt}. Reserve a new one.`, {}, 410);
 }
 
+/**
+ * Bytes past the reservation that a refused PUT still reads, and throws away, before it answers: the client then reads
+ * its 413 on a connection it may go on using. Past this the body is cut off, and the connection with it.
+ */
+export const OVERSIZED_DRAIN_BYTES = 64 * 1024 ** 2;
+
 /** Streams a body to `<dir>/content`, refusing nothing at all and more than `maxBytes`; returns size and sha256. */
 export async function streamToDisk(body: Readable, dir: string, maxBytes: number): Promise<{ path: string; bytes: number; sha256: string }> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -115,19 +121,22 @@ export async function streamToDisk(body: Readable, dir: string, maxBytes: number
   const part = `${path}.part`;
   const hash = createHash('sha256');
   let bytes = 0;
+  const tooLarge = () => new ServiceError('upload_too_large', `The upload is larger than the ${maxBytes} bytes reserved (size_bytes).`, { maxBytes }, 413);
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > maxBytes) {
-        done(new ServiceError('upload_too_large', `The upload is larger than the ${maxBytes} bytes reserved (size_bytes).`, { maxBytes }, 413));
-        return;
+      // Over the reservation nothing more is stored; the rest is read to its end (within the drain) and dropped.
+      if (bytes > maxBytes + OVERSIZED_DRAIN_BYTES) done(tooLarge());
+      else if (bytes > maxBytes) done();
+      else {
+        hash.update(chunk);
+        done(null, chunk);
       }
-      hash.update(chunk);
-      done(null, chunk);
     },
   });
   try {
     await pipeline(body, meter, createWriteStream(part, { mode: 0o600 }));
+    if (bytes > maxBytes) throw tooLarge();
     if (bytes === 0) throw new ServiceError('empty_body', 'The PUT had no bytes: send the media as the request body. The upload URL stays valid.', {}, 400);
   } catch (err) {
     rmSync(part, { force: true });

@@ -1,7 +1,8 @@
 // Hostile input over a real port: numbers out of any sane range, and the service still answering afterwards.
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -271,6 +272,34 @@ describe('smaller holes', () => {
     expect(put.status).toBe(400);
     expect(((await put.json()) as { error: { code: string } }).error.code).toBe('empty_body');
     expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'created', bytesReceived: null });
+  });
+
+  it('an upload PUT past its reservation is 413, stores nothing, and leaves the connection it came on serving', async () => {
+    // One socket for both PUTs: the refused body is read to its end rather than cut off, so the client can reuse it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const put = (url: string, body: Uint8Array) =>
+      new Promise<{ status: number; text: string; socket: Socket }>((done, fail) => {
+        const req = httpRequest(url, { method: 'PUT', agent, headers: { 'content-length': body.length } }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => done({ status: res.statusCode!, text, socket: req.socket! }));
+        });
+        req.on('error', fail);
+        req.end(body);
+      });
+    try {
+      const reserve = await api(server, 'POST', '/v1/uploads', { key: workspaceKey, body: { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 1000 } });
+      const over = await put(reserve.json.signedPutUrl, new Uint8Array(1024 ** 2));
+      expect(over.status, over.text).toBe(413);
+      expect(JSON.parse(over.text).error.code).toBe('upload_too_large');
+      expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'created', bytesReceived: null });
+      const fits = await put(reserve.json.signedPutUrl, new Uint8Array(1000).fill(7));
+      expect(fits.status, fits.text).toBe(200);
+      expect(fits.socket).toBe(over.socket);
+      expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'uploaded', bytesReceived: 1000 });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('uploads record the key and owner that reserved them', async () => {

@@ -43,6 +43,7 @@ import { JOB_ATTEMPTS } from './storage/repositories/jobs.js';
 import { storeUploadBody, uploadedMediaFile } from './uploads-storage.js';
 import {
   assertPutAllowed,
+  discardBody,
   newUploadRecord,
   publicUpload,
   type CreateUploadInput,
@@ -625,7 +626,12 @@ export class PreflightService {
   /** The signed PUT: the token is the authorisation; the body streams to the object store with the reserved size as its cap. */
   async storeUploadContent(uploadId: string, token: string | undefined, body: Readable): Promise<UploadStored> {
     const found = (await this.db.uploads.get(uploadId)) ?? undefined;
-    assertPutAllowed(found, token);
+    try {
+      assertPutAllowed(found, token);
+    } catch (err) {
+      await discardBody(body);
+      throw err;
+    }
     const stored = await storeUploadBody(this.objects, uploadId, body, found.sizeBytes);
     const record = await this.db.uploads.update(uploadId, (u) => {
       u.status = 'uploaded';

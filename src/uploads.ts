@@ -2,7 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { ServiceError } from './errors.js';
@@ -109,10 +109,24 @@ export function assertPutAllowed(record: UploadRecord | undefined, token: string
 }
 
 /**
- * Bytes past the reservation that a refused PUT still reads, and throws away, before it answers: the client then reads
- * its 413 on a connection it may go on using. Past this the body is cut off, and the connection with it.
+ * Bytes of a refused PUT's body (a wrong token, an expired URL, past the reservation) that are still read, and thrown
+ * away, before the answer: the client then reads it on a connection it may go on using. Past this the body is cut off,
+ * and the connection with it.
  */
-export const OVERSIZED_DRAIN_BYTES = 64 * 1024 ** 2;
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 ** 2;
+
+/** Reads a refused body to its end and drops it, or cuts it off past `limit` bytes. */
+export async function discardBody(body: Readable, limit = REFUSED_BODY_DRAIN_BYTES): Promise<void> {
+  let bytes = 0;
+  const drop = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done(bytes > limit ? new Error('refused body past the drain limit') : null);
+    },
+  });
+  // Past the limit the pipeline destroys the body: that is the cut-off, nothing to report.
+  await pipeline(body, drop).catch(() => undefined);
+}
 
 /** Streams a body to `<dir>/content`, refusing nothing at all and more than `maxBytes`; returns size and sha256. */
 export async function streamToDisk(body: Readable, dir: string, maxBytes: number): Promise<{ path: string; bytes: number; sha256: string }> {
@@ -126,7 +140,7 @@ export async function streamToDisk(body: Readable, dir: string, maxBytes: number
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
       // Over the reservation nothing more is stored; the rest is read to its end (within the drain) and dropped.
-      if (bytes > maxBytes + OVERSIZED_DRAIN_BYTES) done(tooLarge());
+      if (bytes > maxBytes + REFUSED_BODY_DRAIN_BYTES) done(tooLarge());
       else if (bytes > maxBytes) done();
       else {
         hash.update(chunk);

@@ -274,8 +274,8 @@ describe('smaller holes', () => {
     expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'created', bytesReceived: null });
   });
 
-  it('an upload PUT past its reservation is 413, stores nothing, and leaves the connection it came on serving', async () => {
-    // One socket for both PUTs: the refused body is read to its end rather than cut off, so the client can reuse it.
+  it('a refused upload PUT (wrong token, past its reservation, a second one) stores nothing and leaves its connection serving', async () => {
+    // One socket for every PUT: a refused body is read to its end rather than cut off, so the client can reuse it.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const put = (url: string, body: Uint8Array) =>
       new Promise<{ status: number; text: string; socket: Socket }>((done, fail) => {
@@ -289,14 +289,20 @@ describe('smaller holes', () => {
       });
     try {
       const reserve = await api(server, 'POST', '/v1/uploads', { key: workspaceKey, body: { filename: 'a.mp4', content_type: 'video/mp4', size_bytes: 1000 } });
+      const wrong = await put(reserve.json.signedPutUrl.replace(/token=.*/, 'token=guess'), new Uint8Array(1024 ** 2));
+      expect(wrong.status, wrong.text).toBe(404);
       const over = await put(reserve.json.signedPutUrl, new Uint8Array(1024 ** 2));
       expect(over.status, over.text).toBe(413);
+      expect(over.socket).toBe(wrong.socket);
       expect(JSON.parse(over.text).error.code).toBe('upload_too_large');
       expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'created', bytesReceived: null });
       const fits = await put(reserve.json.signedPutUrl, new Uint8Array(1000).fill(7));
       expect(fits.status, fits.text).toBe(200);
       expect(fits.socket).toBe(over.socket);
       expect((await api(server, 'GET', `/v1/uploads/${reserve.json.uploadId}`, { key: workspaceKey })).json).toMatchObject({ status: 'uploaded', bytesReceived: 1000 });
+      const second = await put(reserve.json.signedPutUrl, new Uint8Array(1024 ** 2));
+      expect(second.status, second.text).toBe(409);
+      expect(second.socket).toBe(over.socket);
     } finally {
       agent.destroy();
     }

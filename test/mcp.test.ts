@@ -342,9 +342,7 @@ describe('preflight mcp --upload-port: uploads through the upload port in the sa
       }),
     );
     try {
-      // The 8 s control: after the refused oversized PUT of a 3 s file, the next PUT can meet the socket the server is
-      // closing (the refusal destroys the request stream; undici has already reused the connection).
-      const file = await fx.clean();
+      const file = await fx.cleanShort();
       const bytes = readFileSync(file);
       const reserve = (await httpClient.callTool({ name: 'qc_create_upload_url', arguments: { filename: 'clean.mp4', content_type: 'video/mp4', size_bytes: bytes.length } })) as CallToolResult;
       expect(reserve.isError).toBeFalsy();

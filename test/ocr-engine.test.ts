@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
-import { OcrEngine, ocrEngineName, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
+import { OcrEngine, ocrEngineName, ocrWorkersIdle, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
 import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
 import { modelFiles, nativeRuntime, ocrRuntime } from '../engine/ocr/paddle/models.js';
 import { recognitionInput } from '../engine/ocr/paddle/recognise.js';
@@ -116,10 +116,12 @@ describe('OcrEngine', () => {
     const pending = second.recognise({ ...picture, gray: picture.gray.map((v) => 255 - v) });
     await second.close();
     expect(await pending).toBeNull();
+    // Another test file's worker may be waiting too (files share the process): the third check takes it, or starts one.
+    const spare = ocrWorkersIdle();
     const third = new OcrEngine();
     try {
       expect(await third.recognise(picture)).toEqual(read);
-      expect(ocrWorkersStarted()).toBe(started + 1);
+      expect(ocrWorkersStarted()).toBe(spare > 0 ? started : started + 1);
     } finally {
       await third.close();
     }

@@ -62,7 +62,13 @@ function colourOf(p: OcrInput): RgbPicture {
 }
 
 /** A box in a rectangle's coordinates, in the picture's. */
-const shifted = (b: OcrBox, r: OcrRectangle): OcrBox => ({ x0: b.x0 + r.left, y0: b.y0 + r.top, x1: b.x1 + r.left, y1: b.y1 + r.top });
+const shifted = (b: OcrBox, r: OcrRectangle, sign = 1): OcrBox => ({ x0: b.x0 + sign * r.left, y0: b.y0 + sign * r.top, x1: b.x1 + sign * r.left, y1: b.y1 + sign * r.top });
+
+/**
+ * Words already read for a detected box (picture coordinates), or null to recognise it: the caller knows the same
+ * glyphs were read in that place before.
+ */
+export type KnownWords = (box: OcrBox) => OcrWord[] | null;
 
 function cropped(p: RgbPicture, r: OcrRectangle): RgbPicture {
   const rgb = new Uint8Array(r.width * r.height * 3);
@@ -100,6 +106,8 @@ let workersStarted = 0;
 
 /** Workers this process has started (each loaded the models once). */
 export const ocrWorkersStarted = (): number => workersStarted;
+/** Workers waiting for the next check. */
+export const ocrWorkersIdle = (): number => idleWorkers.length;
 
 function borrowIdle(): LiveWorker | null {
   while (idleWorkers.length) {
@@ -156,9 +164,10 @@ export class OcrEngine {
 
   /**
    * Reads a picture, or a rectangle of it (boxes still in picture coordinates); null when the call timed out. With
-   * `wanted`, only the detected boxes it accepts (in picture coordinates) and the boxes on their rows are recognised.
+   * `wanted`, only the detected boxes it accepts (in picture coordinates) and the boxes on their rows are recognised;
+   * with `known`, a box it has words for takes them instead of being recognised.
    */
-  async recognise(picture: OcrInput, rectangle?: OcrRectangle, wanted?: (box: OcrBox) => boolean): Promise<OcrLine[] | null> {
+  async recognise(picture: OcrInput, rectangle?: OcrRectangle, wanted?: (box: OcrBox) => boolean, known?: KnownWords): Promise<OcrLine[] | null> {
     if (this.closed) return null;
     const colour = colourOf(picture);
     const live = this.start();
@@ -170,7 +179,9 @@ export class OcrEngine {
     // surfaces as an unhandled rejection.
     this.inFlight++;
     const inPicture = rectangle && wanted ? (b: OcrBox) => wanted(shifted(b, rectangle)) : wanted;
-    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo, inPicture)
+    const knownInCrop: KnownWords | undefined =
+      rectangle && known ? (b) => known(shifted(b, rectangle))?.map((w) => ({ ...w, box: shifted(w.box, rectangle, -1) })) ?? null : known;
+    const call = readPicture(live, rectangle ? cropped(colour, rectangle) : colour, this.memo, inPicture, knownInCrop)
       .catch((err: unknown) => ({ failed: err }))
       .finally(() => this.inFlight--);
     const result = await Promise.race([call, timeout, live.gone]);
@@ -232,9 +243,9 @@ interface PendingLine {
 
 /**
  * Detection, then recognition of the lines found (those of the same width in batches; when `wanted` is given, those
- * it accepts and those on their rows), one model call at a time.
+ * it accepts and those on their rows; not those `known` has words for), one model call at a time.
  */
-async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo, wanted?: (box: OcrBox) => boolean): Promise<OcrLine[]> {
+async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMemo, wanted?: (box: OcrBox) => boolean, known?: KnownWords): Promise<OcrLine[]> {
   const retired = () => Promise.reject(new Error('OCR worker retired'));
   const pictureKey = ModelMemo.pictureKey(picture);
   let boxes = memo.boxes(pictureKey);
@@ -243,13 +254,22 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
     memo.keepBoxes(pictureKey, boxes);
   }
   const reading = wanted ? withRowNeighbours(boxes, boxes.filter(wanted)) : new Set(boxes);
+  // Every box read, in detection order: recognised, or with the words the caller already knows for it.
+  const read: { box: DetectedBox; words: OcrWord[] | null }[] = [];
   const pending: PendingLine[] = [];
   for (const box of boxes) {
     if (!mayHoldWords(box) || !reading.has(box)) continue;
+    const words = known?.(box);
+    if (words) {
+      read.push({ box, words });
+      continue;
+    }
     const { tensor, width } = recognitionInput(picture, box);
     // The same pixels at the same place read the same words.
     const key = ModelMemo.keyOf(tensor, box.x0, box.y0, box.x1, box.y1, width);
-    pending.push({ box, tensor, width, key, words: memo.line<OcrWord[]>(key) });
+    const line: PendingLine = { box, tensor, width, key, words: memo.line<OcrWord[]>(key) };
+    pending.push(line);
+    read.push(line);
   }
   // Lines not yet read, by input: a line repeated in this picture is read once.
   const unread = new Map<string, PendingLine[]>();
@@ -269,7 +289,7 @@ async function readPicture(live: LiveWorker, picture: RgbPicture, memo: ModelMem
       unread.get(p.key)!.forEach((same, i) => (same.words = i === 0 ? words : structuredClone(words)));
     });
   }
-  const lines = pending.map(({ box, words }) => ({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: words!, detectionScore: box.score }));
+  const lines = read.map(({ box, words }) => ({ box: { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1 }, words: words!, detectionScore: box.score }));
   return joinedLines(lines);
 }
 

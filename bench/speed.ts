@@ -47,7 +47,7 @@ function ocrOf(stdout: string): string {
     if (!m) return 'no OCR';
     // The runtime decides the speed (native about three times faster): say which one read.
     const runtime = / on (onnxruntime-\S+ \S+)$/.exec(String(m.ocrEngine))?.[1] ?? 'unknown runtime';
-    return `OCR on ${runtime}: samples ${String(m.samplesRead)} (${String(m.changeSamples)} at changes): ${String(m.wholeReads)} whole reads, ${String(m.regionReads)} region reads, ${String(m.unchangedSamples)} unchanged; ${String(m.confirmations)} confirmations, ${String(m.startSearches)} start searches; ${String(m.textLines)} lines`;
+    return `OCR on ${runtime}: samples ${String(m.samplesRead)} (${String(m.changeSamples)} at changes): ${String(m.wholeReads)} whole reads, ${String(m.regionReads)} region reads, ${String(m.unchangedSamples)} unchanged; ${String(m.confirmations)} confirmations, ${String(m.startSearches)} start searches, ${String(m.recognitionsSpared)} recognitions spared; ${String(m.textLines)} lines`;
   } catch {
     return 'report unreadable';
   }

@@ -221,6 +221,9 @@ export interface TextSignals {
   unchangedSamples: number;
   /** Lines samples kept from the sample before (their pixels unchanged) instead of reading them again. */
   keptLines: number;
+  /** Detected lines given the words two readings of the same glyphs in the same place read alike, instead of being
+   * recognised again (engine/ocr/known-lines.ts). */
+  recognitionsSpared: number;
   /** Crop OCR calls confirming the candidates of a sample on the next frame. */
   confirmations: number;
   /** Crop OCR calls on the frame before a sample, looking for lines that sample was the first to read (their start). */

@@ -10,8 +10,9 @@ import { generate } from './helpers/media.js';
 import { drawtext } from './helpers/text-media.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { lumaOf } from '../engine/ocr/changes.js';
-import { OcrEngine } from '../engine/ocr/engine.js';
+import { OcrEngine, type OcrLine } from '../engine/ocr/engine.js';
 import { sameGlyphs, type GlyphFrame } from '../engine/ocr/glyphs.js';
+import { KnownLines } from '../engine/ocr/known-lines.js';
 import { tightBox } from '../engine/ocr/ink.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
 import { textLines, unionBox, type TextLine } from '../engine/ocr/words.js';
@@ -32,6 +33,13 @@ const panning = (name: string, captions: string[]) =>
     '-vf', ['scale=1600:900:force_original_aspect_ratio=increase', "crop=1280:720:x='300-40*t':y=60", ...captions].join(','),
     '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an',
   ]);
+
+/** A caption until 4 s, its year changed until 5.5 s, then moved 6 px to the right until 7 s. */
+const PAN_CAPTIONS = [
+  caption('Rain moves in over the meadow 2024', 'lt(t,4)'),
+  caption('Rain moves in over the meadow 2025', 'between(t,4,5.5)'),
+  caption('Rain moves in over the meadow 2025', 'between(t,5.5,7)', '(w-tw)/2+6'),
+];
 
 /** The frame at `seconds` as the OCR stream sees it (960 × 540 RGB), with its luma and ink picture. */
 async function frameAt(file: string, seconds: number): Promise<GlyphFrame & { rgb: Uint8Array }> {
@@ -59,11 +67,7 @@ const gate = (r: Report, id: string) => r.gates.find((g) => g.gate === id)!;
 
 describe.skipIf(!have)('glyphs of a caption over a moving photo', () => {
   it('are the same while the photo pans, and change with a digit, a shift or the caption gone', async () => {
-    const file = await panning('glyphs-pan', [
-      caption('Rain moves in over the meadow 2024', 'lt(t,4)'),
-      caption('Rain moves in over the meadow 2025', 'between(t,4,5.5)'),
-      caption('Rain moves in over the meadow 2025', 'between(t,5.5,7)', '(w-tw)/2+6'),
-    ]);
+    const file = await panning('glyphs-pan', PAN_CAPTIONS);
     const [a, b, digit, shifted, gone] = await Promise.all([1, 2.5, 4.5, 6, 7.5].map((t) => frameAt(file, t)));
     const line = await captionLine(a);
     expect(line.text).toContain('meadow 2024');
@@ -73,6 +77,37 @@ describe.skipIf(!have)('glyphs of a caption over a moving photo', () => {
     expect(sameGlyphs(a, digit, line)).toBe(false);
     expect(sameGlyphs(a, shifted, line)).toBe(false);
     expect(sameGlyphs(a, gone, line)).toBe(false);
+  });
+
+  it('take the words two readings of the same place read alike, on a later frame with the same glyphs only', async () => {
+    const file = await panning('glyphs-pan', PAN_CAPTIONS);
+    const frames = await Promise.all([1, 2, 3, 4.5].map((t) => frameAt(file, t)));
+    const known = new KnownLines<(typeof frames)[number]>((f) => f);
+    const engine = new OcrEngine();
+    const text = (lines: OcrLine[]) => lines.map((l) => l.words.map((w) => w.text).join(' ')).join(' / ');
+    try {
+      const readOn = async (f: (typeof frames)[number]) => {
+        const lines = (await engine.recognise({ rgb: f.rgb, width: W, height: H }, undefined, undefined, known.wordsFor(f)))!;
+        known.record(f, lines);
+        return lines;
+      };
+      const first = await readOn(frames[0]);
+      const second = await readOn(frames[1]);
+      // Read once, then twice: both recognised.
+      expect(known.reused).toBe(0);
+      expect(text(second)).toBe(text(first));
+      expect(text(first)).toContain('meadow 2024');
+      // Read alike twice, same glyphs: the third frame takes those words for each of the caption's boxes.
+      const third = await readOn(frames[2]);
+      expect(known.reused).toBe(first.length);
+      expect(text(third)).toBe(text(first));
+      // A digit changed: recognised again, and read as it is now.
+      const changed = await readOn(frames[3]);
+      expect(known.reused).toBe(first.length);
+      expect(text(changed)).toContain('meadow 2025');
+    } finally {
+      await engine.close();
+    }
   });
 
   it('confirm a caption read and confirmed before without reading the next frame, and read the same text', async () => {

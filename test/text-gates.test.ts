@@ -293,6 +293,7 @@ describe('text_overlap (read text)', () => {
     confirmations: 3,
     startSearches: 0,
     unconfirmedLines: 0,
+    recognitionsSpared: 0,
     timeouts: 0,
     ocrMs: 0,
     tracks: buildTracks(observations, 2, 0.5),

@@ -10,9 +10,10 @@ import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type Read
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrPicture, type OcrRectangle } from './engine.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrPicture, type OcrRectangle } from './engine.js';
 import { boxesOverlap, boxHeight, rowsOverlap, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { sameGlyphs, type GlyphFrame } from './glyphs.js';
+import { KnownLines } from './known-lines.js';
 import { buildTracks } from './tracks.js';
 import { unreadLines, type UnreadLine } from './unread.js';
 import type { FrameBox } from '../gates/kit/geometry.js';
@@ -193,6 +194,8 @@ interface Sampled {
 
 export class TextSampler {
   private readonly engine = new OcrEngine();
+  /** What the last frames read, for boxes detected again around the same glyphs. */
+  private readonly known = new KnownLines<Frame>(glyphFrame);
   private readonly intervalFrames: number;
   private readonly minChangeGap: number;
   private index = 0;
@@ -344,7 +347,7 @@ export class TextSampler {
         })),
       ];
       for (const { region, wanted, keep } of reads) {
-        const read = await this.engine.recognise(frame, region, wanted);
+        const read = await this.read(frame, region, wanted);
         if (read) found.push(...textLines(read, frame.height).filter((line) => keep(line.box)));
         else this.reference.forget();
         this.stats.regionReads++;
@@ -362,9 +365,19 @@ export class TextSampler {
     return [...kept, ...fresh].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   }
 
+  /**
+   * One OCR call on a video frame: boxes detected around glyphs read alike twice in the same place on recent frames
+   * take those words (except where a line of `exclude` lies), and what it reads is kept for the frames after it.
+   */
+  private async read(frame: Frame, rectangle?: OcrRectangle, wanted?: (b: OcrBox) => boolean, exclude: OcrBox[] = []): Promise<OcrLine[] | null> {
+    const read = await this.engine.recognise(frame, rectangle, wanted, this.known.wordsFor(frame, exclude));
+    if (read) this.known.record(frame, read);
+    return read;
+  }
+
   private async readWhole(frame: Frame, still: boolean): Promise<ReadLine[]> {
     const started = performance.now();
-    const read = await this.engine.recognise(frame);
+    const read = still ? await this.engine.recognise(frame) : await this.read(frame);
     if (!read) this.reference.forget();
     const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
     const lines = read ? textLines(read, frame.height, minConfidence) : [];
@@ -383,7 +396,8 @@ export class TextSampler {
   private async readAround(frame: Frame, lines: TextLine[]): Promise<TextLine[]> {
     const rectangle = aroundRectangle(frame, lines);
     const started = performance.now();
-    const read = await this.engine.recognise(frame, rectangle);
+    // The lines looked for are read again, not given the words read before.
+    const read = await this.read(frame, rectangle, undefined, lines.map((l) => l.box));
     const found = read ? textLines(read, frame.height) : [];
     const result = found.length ? tightened(found, ocrPictureOf(frame, false), null) : [];
     this.stats.ocrMs += performance.now() - started;
@@ -509,6 +523,7 @@ export class TextSampler {
       pictureHeight: this.opts.height,
       sampleIntervalSeconds: interval,
       ...this.stats,
+      recognitionsSpared: this.known.reused,
       ocrMs: Math.round(this.stats.ocrMs),
       timeouts,
       unreadText: this.unread.map((u) => ({ box: this.frameBox(u.box), detectionScore: u.detectionScore, guess: u.guess, guessConfidence: u.guessConfidence, contrast: u.contrast })),

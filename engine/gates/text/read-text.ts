@@ -28,6 +28,7 @@ export function ocrMeasurements(text: TextSignals): Record<string, unknown> {
     regionReads: text.regionReads,
     unchangedSamples: text.unchangedSamples,
     keptLines: text.keptLines,
+    recognitionsSpared: text.recognitionsSpared,
     confirmations: text.confirmations,
     startSearches: text.startSearches,
     unconfirmedLines: text.unconfirmedLines,

@@ -3,9 +3,10 @@
 // to the end rather than up to a cap) plus frames where the picture changed since the last sample. Every candidate
 // line must be read again on the next stream frame (half a second later) before it counts: text persists, noise
 // does not. A line that was confirmed so before and is still there needs no second reading where its pixels, or its
-// glyphs (engine/ocr/glyphs.ts), are the same on the next frame. OCR runs in a child process, one call at a time in
-// stream order, so results never depend on timing;
-// `backlog` lets the pass pause the pipe when OCR falls behind.
+// glyphs (engine/ocr/glyphs.ts), are the same on the next frame; and a box detected again around glyphs that two
+// readings read alike takes their words instead of a recognition (engine/ocr/known-lines.ts). OCR runs in a child
+// process, one call at a time in stream order, so results never depend on timing; `backlog` lets the pass pause the
+// pipe when OCR falls behind.
 import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';

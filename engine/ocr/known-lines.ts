@@ -20,6 +20,8 @@ interface Reading<F> {
   line: OcrLine;
   /** Two recognitions of this place read these words alike. */
   agreed: boolean;
+  /** Its words shrunk to their ink on its frame, once a later box is compared with it. */
+  tight?: OcrWord[];
 }
 
 const textOf = (line: OcrLine) => line.words.map((w) => w.text).join(' ');
@@ -36,8 +38,6 @@ const tightWords = (ink: OcrPicture, words: OcrWord[]): OcrWord[] => words.map((
 export class KnownLines<F extends object> {
   private readings: Reading<F>[] = [];
   private readonly frames: F[] = [];
-  /** The boxes of the reading under way that were given known words. */
-  private given: OcrBox[] = [];
   /** Boxes given words already read, in all. */
   reused = 0;
 
@@ -46,23 +46,31 @@ export class KnownLines<F extends object> {
 
   /** The known words of a box detected on `frame`, except where a line of `exclude` lies (those must be read). */
   wordsFor(frame: F, exclude: readonly OcrBox[] = []): KnownWords {
-    this.given = [];
     return (box) => {
       if (exclude.some((e) => boxesOverlap(e, box))) return null;
-      for (const { frame: earlier, line, agreed } of this.readings) {
+      for (const reading of this.readings) {
+        const { frame: earlier, line, agreed } = reading;
         if (!agreed || earlier === frame || !samePlace(line.box, box)) continue;
         const then = this.glyphs(earlier);
-        if (!sameGlyphs(then, this.glyphs(frame), { words: tightWords(then.ink, line.words), box: line.box, text: '', confidence: 0 })) continue;
+        reading.tight ??= tightWords(then.ink, line.words);
+        if (!sameGlyphs(then, this.glyphs(frame), { words: reading.tight, box: line.box, text: '', confidence: 0 })) continue;
         this.reused++;
-        this.given.push(box);
         return structuredClone(line.words);
       }
       return null;
     };
   }
 
-  /** Keeps what the reading of `frame` (the one `wordsFor` was last asked for) found, in picture coordinates. */
+  /**
+   * Keeps what a reading of `frame` found, in picture coordinates. A line read alike in the same place on an earlier
+   * frame is agreed; so is one given known words, whose reading it repeats.
+   */
   record(frame: F, lines: readonly OcrLine[]): void {
+    const fresh = lines.map((line) => ({
+      frame,
+      line: structuredClone(line),
+      agreed: this.readings.some((r) => r.frame !== frame && samePlace(r.line.box, line.box) && textOf(r.line) === textOf(line)),
+    }));
     if (!this.frames.includes(frame)) {
       this.frames.push(frame);
       if (this.frames.length > FRAMES_KEPT) {
@@ -70,12 +78,6 @@ export class KnownLines<F extends object> {
         this.readings = this.readings.filter((r) => r.frame !== dropped);
       }
     }
-    const fresh = lines.map((line) => {
-      const given = this.given.some((b) => b.x0 === line.box.x0 && b.y0 === line.box.y0 && b.x1 === line.box.x1 && b.y1 === line.box.y1);
-      const agreed = given || this.readings.some((r) => r.frame !== frame && samePlace(r.line.box, line.box) && textOf(r.line) === textOf(line));
-      return { frame, line: structuredClone(line), agreed };
-    });
     this.readings.push(...fresh);
-    this.given = [];
   }
 }

@@ -1,7 +1,7 @@
 // The real CLI in a real process: exit codes, outputs on disk, receipts, and bad input that must never crash or hang.
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, statSync, openSync, writeSync, closeSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -283,5 +283,28 @@ describe('--help', () => {
     const badPort = await cli(['serve', '--port', 'eighty']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toMatch(/--port <port>.*invalid/);
+  });
+
+  it('reads a door command line before loading the server: the entries reach no service, storage or door module', () => {
+    // The modules a compiled file loads before it runs (static imports, followed through the project's own files).
+    const DIST = resolve(import.meta.dirname, '../dist');
+    const reached = (entry: string): string[] => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?from\s*'(\.[^']+)';/gms)) visit(resolve(dirname(file), m[1]));
+      };
+      visit(join(DIST, entry));
+      return [...seen].map((f) => relative(DIST, f)).sort();
+    };
+    for (const entry of ['entry/mcp.js', 'entry/serve.js']) {
+      const modules = reached(entry);
+      expect(modules.length, entry).toBeGreaterThan(2);
+      expect(modules.filter((m) => /^(http|tools)\/|^src\/(service|storage|worker\/services|worker\/index)|^engine\/check\.js$/.test(m)), entry).toEqual([]);
+    }
+    // The door itself is what they import once the options are read.
+    expect(reached('entry/serve-door.js')).toContain('http/serve.js');
+    expect(reached('entry/mcp-door.js')).toContain('tools/server.js');
   });
 });

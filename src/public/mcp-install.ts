@@ -1,6 +1,6 @@
 // Ready MCP client configurations: the stdio server `preflight mcp` (local and remote mode) and, for clients that
 // connect by URL, the Streamable HTTP door `/mcp` of `preflight serve`. Secrets appear only as placeholders.
-import { PACKAGE_NAME } from '../../engine/check.js';
+import { PACKAGE_NAME } from '../../engine/version.js';
 
 export const MCP_INSTALL_SCHEMA = 'preflight-mcp-install/1';
 export const SERVER_NAME = 'preflight';

@@ -1,0 +1,80 @@
+// `preflight mcp` once its options are read (entry/mcp.ts): the service or the remote backend, the agent tools over
+// stdio, and the upload port.
+import { serveOverStdio } from '../tools/stdio.js';
+import { ENGINE_VERSION } from '../engine/check.js';
+import { EngineError } from '../engine/errors.js';
+import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
+import { startHttpDoor, type RunningHttpDoor } from '../http/serve.js';
+import { loadConfig } from '../src/config.js';
+import { ServiceError } from '../src/errors.js';
+import { collectOperationalState } from '../src/public/operational.js';
+import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
+import { RemoteBackend, remoteConfigFromEnv, type RemoteConfig } from '../tools/remote.js';
+import { createMcpServer, runWaitMsFromEnv } from '../tools/server.js';
+import { defaultConcurrency, workerOnDemand } from '../src/worker/index.js';
+
+export interface McpOptions {
+  uploadPort?: number;
+  host: string;
+  http?: string;
+}
+
+/** How long a closing MCP session lets queued jobs finish before they are handed back (queued for the next start). */
+const STOP_GRACE_MS = 5_000;
+
+function exitWithError(err: unknown): never {
+  const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
+  process.stderr.write(`preflight mcp: ${message}\n`);
+  process.exit(2);
+}
+
+/** Remote mode: the same tools against a `preflight serve` (no local data dir, no queue worker). */
+async function serveRemote(remote: RemoteConfig): Promise<void> {
+  if (remote.warning) process.stderr.write(`preflight mcp: ${remote.warning}\n`);
+  const server = createMcpServer({ service: new RemoteBackend(remote), principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(process.env), localFiles: true });
+  await serveOverStdio(server, async () => {});
+  process.stderr.write(`preflight mcp: remote mode: ${remote.host}; serving over stdio\n`);
+}
+
+export async function runMcp(opts: McpOptions): Promise<void> {
+  let remote: RemoteConfig | null = null;
+  try {
+    remote = remoteConfigFromEnv(process.env);
+    if (remote && opts.uploadPort !== undefined) throw new Error('--upload-port serves the local data dir and cannot be combined with remote mode (PREFLIGHT_API_URL).');
+  } catch (err) {
+    exitWithError(err);
+  }
+  if (remote) return serveRemote(remote);
+
+  let service: PreflightService;
+  let door: RunningHttpDoor | null = null;
+  const config = loadConfig();
+  try {
+    service = await PreflightService.open({ home: config.home, env: config.env });
+    if (opts.uploadPort !== undefined) {
+      const svc = service;
+      // No key can be created here, so no bearer route would ever answer: the door serves the public routes and the signed upload PUT.
+      door = await startHttpDoor(
+        {
+          service: svc,
+          auth: { authenticate: async () => null },
+          state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
+        },
+        { port: opts.uploadPort, host: opts.host },
+      );
+    }
+  } catch (err) {
+    exitWithError(err);
+  }
+  const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
+  // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
+  const worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
+  await serveOverStdio(server, async () => {
+    await door?.close();
+    await worker.stop(STOP_GRACE_MS);
+    await service.close();
+  });
+  const uploads = door ? `; upload port ${door.url} (signed upload PUTs and public documents only)` : '';
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home})${uploads}\n`);
+}
+

@@ -2,16 +2,15 @@
 // stdio, and the upload port.
 import { serveOverStdio } from '../tools/stdio.js';
 import { ENGINE_VERSION } from '../engine/check.js';
-import { EngineError } from '../engine/errors.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { startHttpDoor, type RunningHttpDoor } from '../http/serve.js';
 import { loadConfig } from '../src/config.js';
-import { ServiceError } from '../src/errors.js';
 import { collectOperationalState } from '../src/public/operational.js';
 import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
 import { RemoteBackend, remoteConfigFromEnv, type RemoteConfig } from '../tools/remote.js';
 import { createMcpServer, runWaitMsFromEnv } from '../tools/server.js';
 import { defaultConcurrency, workerOnDemand } from '../src/worker/index.js';
+import { exitStartFailed } from './options.js';
 
 export interface McpOptions {
   uploadPort?: number;
@@ -21,12 +20,6 @@ export interface McpOptions {
 
 /** How long a closing MCP session lets queued jobs finish before they are handed back (queued for the next start). */
 const STOP_GRACE_MS = 5_000;
-
-function exitWithError(err: unknown): never {
-  const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
-  process.stderr.write(`preflight mcp: ${message}\n`);
-  process.exit(2);
-}
 
 /** Remote mode: the same tools against a `preflight serve` (no local data dir, no queue worker). */
 async function serveRemote(remote: RemoteConfig): Promise<void> {
@@ -42,7 +35,7 @@ export async function runMcp(opts: McpOptions): Promise<void> {
     remote = remoteConfigFromEnv(process.env);
     if (remote && opts.uploadPort !== undefined) throw new Error('--upload-port serves the local data dir and cannot be combined with remote mode (PREFLIGHT_API_URL).');
   } catch (err) {
-    exitWithError(err);
+    exitStartFailed('preflight mcp', err);
   }
   if (remote) return serveRemote(remote);
 
@@ -64,7 +57,7 @@ export async function runMcp(opts: McpOptions): Promise<void> {
       );
     }
   } catch (err) {
-    exitWithError(err);
+    exitStartFailed('preflight mcp', err);
   }
   const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
   // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.

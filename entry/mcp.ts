@@ -5,7 +5,7 @@
 import { Option } from 'commander';
 import { MCP_HTTP_PATH } from '../src/public/mcp-install.js';
 import type { McpOptions } from './mcp-door.js';
-import { newCommand, parseCommand, portNumber } from './options.js';
+import { exitStartFailed, newCommand, parseCommand, portNumber } from './options.js';
 
 function options(): McpOptions {
   const cmd = newCommand(
@@ -32,8 +32,7 @@ let opts: McpOptions;
 try {
   opts = options();
 } catch (err) {
-  process.stderr.write(`preflight mcp: ${(err as Error).message}\n`);
-  process.exit(2);
+  exitStartFailed('preflight mcp', err);
 }
 const { runMcp } = await import('./mcp-door.js');
 await runMcp(opts);

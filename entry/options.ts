@@ -20,3 +20,9 @@ export function portNumber(value: string): number {
 }
 
 export const newCommand = (name: string, description: string): Command => new Command(name).description(description).helpOption('-h, --help', 'show this help');
+
+/** A door command that cannot start says why on stderr, after its name, and exits 2. */
+export function exitStartFailed(command: string, err: unknown): never {
+  process.stderr.write(`${command}: ${(err as Error).message}\n`);
+  process.exit(2);
+}

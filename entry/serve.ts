@@ -2,12 +2,10 @@
 // over Streamable HTTP at /mcp behind the same bearer keys. It never runs open: without an operator key
 // (PREFLIGHT_OPERATOR_KEY, or --bootstrap once) it refuses to start.
 // Only the command line is read here: --help and a bad option answer before the server's code loads.
-import { EngineError } from '../engine/errors.js';
-import { ServiceError } from '../src/errors.js';
 import { MCP_HTTP_PATH } from '../src/public/mcp-install.js';
 import { parseConcurrency } from '../src/worker/concurrency.js';
 import type { ServeOptions } from './serve-door.js';
-import { newCommand, parseCommand, portNumber } from './options.js';
+import { exitStartFailed, newCommand, parseCommand, portNumber } from './options.js';
 
 const DEFAULT_PORT = 8787;
 
@@ -36,7 +34,5 @@ try {
   const { runServe } = await import('./serve-door.js');
   await runServe(opts);
 } catch (err) {
-  const message = err instanceof ServiceError || err instanceof EngineError ? err.message : (err as Error).message;
-  process.stderr.write(`preflight serve: ${message}\n`);
-  process.exit(2);
+  exitStartFailed('preflight serve', err);
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { highPassCoefficients, KWeightingFilter, shelfCoefficients, type Biquad } from '../engine/audio/k-weighting.js';
 import { channelWeights, LoudnessMeter } from '../engine/audio/loudness.js';
-import { TruePeakDetector } from '../engine/audio/true-peak.js';
+import { interpolationPhases, oversamplingFactor, TruePeakDetector } from '../engine/audio/true-peak.js';
 import type { LoudnessMeasurements } from '../engine/types.js';
 import { renderPcm } from './helpers/media.js';
 
@@ -146,6 +146,65 @@ describe('meter kernels', () => {
     const detector = new TruePeakDetector(48_000);
     expect(detector.push(samples)).toBe(Math.fround(0.9));
     expect(detector.linearPeak).toBeGreaterThanOrEqual(Math.fround(0.9));
+  });
+
+  /** The true peak the plain way: every phase of the unfolded interpolator at every point, NaNs skipped. */
+  const plainTruePeak = (samples: Float32Array, sampleRate: number): number => {
+    const phases = interpolationPhases(oversamplingFactor(sampleRate));
+    const padded = new Float64Array(samples.length + 23);
+    padded.set(samples, 15);
+    let peak = 0;
+    for (let c = 7; c < padded.length - 8; c++) {
+      if (Math.abs(padded[c]) > peak) peak = Math.abs(padded[c]);
+      for (const taps of phases) {
+        let y = 0;
+        for (let k = 0; k < taps.length; k++) y += taps[k] * padded[c + k - 7];
+        if (Math.abs(y) > peak) peak = Math.abs(y);
+      }
+    }
+    return peak;
+  };
+
+  it('reads the true peak of the plain interpolation at every rate, whatever the chunking (WebAssembly scan)', () => {
+    // A rising ramp of noise is the scan's worst case (every block may hold a new peak); two spikes and the
+    // non-finite samples are skipped, not taken.
+    const length = 150_000;
+    const samples = noise(length, 4).map((value, i) => value * (0.1 + (0.9 * i) / length));
+    samples[70_001] = 0.97;
+    samples[70_002] = -0.97;
+    for (const [at, value] of [[1_000, Number.NaN], [65_550, Number.POSITIVE_INFINITY], [100_000, Number.NaN]] as const) samples[at] = value;
+    const finite = samples.map((value) => (Number.isFinite(value) ? value : 0));
+    for (const rate of [44_100, 48_000, 96_000, 192_000]) {
+      const reference = plainTruePeak(finite, rate);
+      const peaks = [1, 15, 16, 64, 4_801, 65_536, 65_537, length].map((chunk) => {
+        const detector = new TruePeakDetector(rate);
+        let samplePeak = 0;
+        for (let at = 0; at < length; at += chunk) samplePeak = Math.max(samplePeak, detector.push(samples.subarray(at, at + chunk)));
+        expect(samplePeak, `${rate} Hz, chunks of ${chunk}: sample peak`).toBe(Number.POSITIVE_INFINITY);
+        return detector.linearPeak;
+      });
+      expect(new Set(peaks).size, `${rate} Hz: one peak for every chunking`).toBe(1);
+      // The infinite sample is not interpolated (inf - inf), so the reading is that of the finite samples, folded.
+      expect(peaks[0]).toBe(Number.POSITIVE_INFINITY);
+      const withoutInfinity = new TruePeakDetector(rate);
+      withoutInfinity.push(finite);
+      expect(Math.abs(withoutInfinity.linearPeak - reference) / reference, `${rate} Hz`).toBeLessThan(1e-12);
+    }
+  });
+
+  it('reads the points after the last samples against the silence that follows, without disturbing the scan', () => {
+    const head = Float32Array.from([0, 0, 0, 0.5, -0.9, 0.99, 0.2]);
+    const tail = noise(200, 5).map((value) => value * 0.3);
+    const read = new TruePeakDetector(48_000);
+    const unread = new TruePeakDetector(48_000);
+    read.push(head);
+    unread.push(head);
+    expect(Math.abs(read.linearPeak - plainTruePeak(head, 48_000))).toBeLessThan(1e-12);
+    read.push(tail);
+    unread.push(tail);
+    const both = new Float32Array([...head, ...tail]);
+    expect(read.linearPeak).toBe(unread.linearPeak);
+    expect(Math.abs(read.linearPeak - plainTruePeak(both, 48_000))).toBeLessThan(1e-12);
   });
 });
 

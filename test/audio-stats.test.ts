@@ -227,6 +227,23 @@ describe('AudioStatsAccumulator: streaming', () => {
     expect(JSON.parse(JSON.stringify({ ...whole, envelope: null, channels: null }))).toMatchObject({ frames: 144000, beepOnsets: whole.beepOnsets });
   });
 
+  it('measures each channel as it would alone, in whichever lane of the scan it falls (pairs, an odd last channel)', async () => {
+    // Three different channels: beeps over a quiet tone with non-finite samples, a clipped sine with a silent gap, a ramp
+    // with flat tops at its loudest level. The scan takes channels in pairs, side by side, and the third beside zeros.
+    const clipped = (await renderPcm(`aevalsrc=exprs='if(between(t\\,1\\,1.3)\\,0\\,${CLIPPED_SINE})':s=48000:d=2`, 1))[0];
+    const beeps = (await renderPcm(`aevalsrc=exprs='if(lt(mod(t\\,0.5)\\,0.05)\\,0.5*sin(2*PI*1000*t)\\,0.01*sin(2*PI*97*t))':s=48000:d=2`, 1))[0];
+    for (const at of [100, 48_000, 70_001]) beeps[at] = at % 2 ? Number.NaN : Number.NEGATIVE_INFINITY;
+    const ramp = Float32Array.from({ length: clipped.length }, (_, i) => Math.min(0.8, Math.round((i / clipped.length) * 64) / 64));
+    const together = measure([beeps, clipped, ramp], { names: ['FL', 'FR', 'FC'] });
+    [beeps, clipped, ramp].forEach((pcm, c) => {
+      const alone = measure([pcm], { names: [together.channelNames[c]] });
+      expect(together.channels[c], together.channelNames[c]).toEqual(alone.channels[0]);
+    });
+    expect(together.channels[0].nonFiniteSamples).toBe(3);
+    expect(together.channels[1].clipping.clippedRuns).toBeGreaterThan(0);
+    expect(together.channels[2].clipping.loudestLevelRuns).toBe(1);
+  });
+
   it('processes 10 minutes of 48 kHz stereo in a streaming pass (time logged; speed is measured by npm run bench)', () => {
     const sampleRate = 48000;
     const frames = sampleRate * 600;

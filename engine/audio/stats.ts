@@ -12,6 +12,7 @@
 // - Memory is O(duration / 10 ms): a few numbers per block, never the PCM.
 import { median } from '../gates/kit/stats.js';
 import { GrowableArray } from '../growable-array.js';
+import { FIELD, SLICE_FRAMES, StatsScanKernel, type Field } from './stats-scan.js';
 
 /** A run of equal consecutive samples counts as a flat top from this length (two equal samples happen naturally). */
 export const MIN_CLIP_RUN_SAMPLES = 3;
@@ -278,250 +279,103 @@ class PairSums {
 
 // ---------------------------------------------------------------- per-channel scanner
 
-interface ClipRunSink {
-  clipRun(channel: number, firstSample: number, length: number): void;
-}
-
-/** Everything measured sample by sample on one channel. The hot loop works on locals and writes them back. */
+/**
+ * One channel's measurements. The sample-by-sample scan runs in the WebAssembly kernel (stats-scan.ts), which holds
+ * the current 10 ms block's sums and the programme's counts; the programme totals are added here block by block, so
+ * the result does not depend on chunk sizes.
+ */
 class ChannelScanner {
-  // programme totals (added block by block, so the result does not depend on chunk sizes)
+  private readonly fields: Float64Array;
+  /** Where this channel's first field is in `fields`; its field f is at at + 2f (a pair's fields are 16 bytes). */
+  private readonly at: number;
   sum = 0;
   sumSquares = 0;
   peak = 0;
-  nonFinite = 0;
-  // current 10 ms block
-  blockSum = 0;
-  blockSumSquares = 0;
-  blockPeak = 0;
-  /** Sum of squared sample-to-sample differences in the block, and the last sample seen (high-pass envelope). */
-  blockDiffSquares = 0;
-  private lastSample = 0;
-  /** Sum, sum of squares and count of the intervals between zero crossings within the block (tonality of beeps). */
-  blockIntervalSum = 0;
-  blockIntervalSquares = 0;
-  blockIntervals = 0;
-  /** Offset in the block of the first sample above the block's onset amplitude, -1 if none. */
-  blockFirstLoud = -1;
-  /** Samples of the block at or above the clip-run level (near full scale). */
-  blockHot = 0;
   hotSamples = 0;
-  /** Samples above 1.0 (a float or lossy decode of audio driven past full scale). */
-  overs = 0;
   // current 100 ms block
   channelBlockSumSquares = 0;
-  // equal-sample runs
-  private previous = Number.NaN;
-  private previousNonNegative = true;
-  private lastCrossing = 0;
-  private blockHasCrossing = false;
-  private runLength = 0;
-  private runStart = 0;
-  // clipping evidence
-  clippedRuns = 0;
-  clippedRunSamples = 0;
-  longestClippedRun = 0;
-  fullScaleSamples = 0;
-  loudest = -1;
-  loudestCount = 0;
-  loudestAt = -1;
-  next = -1;
-  nextCount = 0;
-  loudestRuns = 0;
-  loudestRunsFirst = -1;
-  loudestRunsLast = -1;
 
-  constructor(
-    private readonly index: number,
-    private readonly sink: ClipRunSink,
-  ) {}
+  constructor(kernel: StatsScanKernel, channel: number) {
+    this.fields = kernel.fields;
+    this.at = kernel.fieldIndex(channel, 0);
+  }
 
-  /** Scans data[from, to); `firstSample` is the global index of data[from], `blockOffset` its offset in the current block. */
-  scan(data: Float32Array, from: number, to: number, firstSample: number, blockOffset: number, onsetAmplitude: number): void {
-    let blockSum = this.blockSum;
-    let blockSumSquares = this.blockSumSquares;
-    let blockPeak = this.blockPeak;
-    let diffSquares = this.blockDiffSquares;
-    let last = this.lastSample;
-    let firstLoud = this.blockFirstLoud;
-    let previous = this.previous;
-    let previousNonNegative = this.previousNonNegative;
-    let runLength = this.runLength;
-    let runStart = this.runStart;
-    let loudest = this.loudest;
-    let loudestCount = this.loudestCount;
-    let next = this.next;
-    let nextCount = this.nextCount;
-    let fullScale = this.fullScaleSamples;
-    let hot = this.blockHot;
-    let hasCrossing = this.blockHasCrossing;
-    let lastCrossing = this.lastCrossing;
-    let intervalSum = this.blockIntervalSum;
-    let intervalSquares = this.blockIntervalSquares;
-    let intervals = this.blockIntervals;
-    // Levels at or above `rare` need the loudest/next bookkeeping or the clip-level counts; most samples are below.
-    let rare = Math.min(next, CLIP_RUN_LEVEL);
-    const sampleOffset = firstSample - from;
-    for (let i = from; i < to; i++) {
-      let x = data[i];
-      let a = Math.abs(x);
-      if (!(a < Infinity)) {
-        x = 0;
-        a = 0;
-        this.nonFinite++;
-      }
-      blockSum += x;
-      blockSumSquares += x * x;
-      if (a > blockPeak) blockPeak = a;
-      const d = x - last;
-      diffSquares += d * d;
-      last = x;
-      const nonNegative = x >= 0;
-      if (nonNegative !== previousNonNegative) {
-        previousNonNegative = nonNegative;
-        // The interval since the previous crossing counts when both lie in this block (one reaching back over
-        // silence says nothing).
-        const sample = sampleOffset + i;
-        if (hasCrossing) {
-          const interval = sample - lastCrossing;
-          intervalSum += interval;
-          intervalSquares += interval * interval;
-          intervals++;
-        }
-        hasCrossing = true;
-        lastCrossing = sample;
-      }
-      if (x === previous) runLength++;
-      else {
-        if (runLength >= MIN_CLIP_RUN_SAMPLES) this.closeRun(previous, runStart, runLength, loudest);
-        previous = x;
-        runStart = sampleOffset + i;
-        runLength = 1;
-      }
-      if (a >= rare) {
-        if (a >= next) {
-          if (a > loudest) {
-            next = loudest;
-            nextCount = loudestCount;
-            loudest = a;
-            loudestCount = 1;
-            this.loudestAt = sampleOffset + i;
-            this.loudestRuns = 0;
-            this.loudestRunsFirst = this.loudestRunsLast = -1;
-          } else if (a === loudest) loudestCount++;
-          else if (a > next) {
-            next = a;
-            nextCount = 1;
-          } else nextCount++;
-          rare = Math.min(next, CLIP_RUN_LEVEL);
-        }
-        if (a >= CLIP_RUN_LEVEL) {
-          hot++;
-          if (a >= FULL_SCALE_LEVEL) {
-            fullScale++;
-            if (a > 1) this.overs++;
-          }
-        }
-      }
-      if (firstLoud < 0 && a > onsetAmplitude) firstLoud = blockOffset + i - from;
-    }
-    this.blockSum = blockSum;
-    this.blockSumSquares = blockSumSquares;
-    this.blockPeak = blockPeak;
-    this.blockDiffSquares = diffSquares;
-    this.lastSample = last;
-    this.blockFirstLoud = firstLoud;
-    this.previous = previous;
-    this.previousNonNegative = previousNonNegative;
-    this.runLength = runLength;
-    this.runStart = runStart;
-    this.loudest = loudest;
-    this.loudestCount = loudestCount;
-    this.next = next;
-    this.nextCount = nextCount;
-    this.fullScaleSamples = fullScale;
-    this.blockHot = hot;
-    this.blockHasCrossing = hasCrossing;
-    this.lastCrossing = lastCrossing;
-    this.blockIntervalSum = intervalSum;
-    this.blockIntervalSquares = intervalSquares;
-    this.blockIntervals = intervals;
+  /** One of the kernel's fields for this channel (the current block's sums, the programme's counts). */
+  field(field: Field): number {
+    return this.fields[this.at + 2 * field];
+  }
+
+  private setField(field: Field, value: number): void {
+    this.fields[this.at + 2 * field] = value;
   }
 
   /** Mean zero-crossing interval of the block and its relative spread; null with too few crossings. */
   blockTone(): { interval: number; spread: number } | null {
-    if (this.blockIntervals < MIN_TONE_INTERVALS) return null;
-    const interval = this.blockIntervalSum / this.blockIntervals;
-    const variance = Math.max(0, this.blockIntervalSquares / this.blockIntervals - interval * interval);
+    const intervals = this.field(FIELD.blockIntervals);
+    if (intervals < MIN_TONE_INTERVALS) return null;
+    const interval = this.field(FIELD.blockIntervalSum) / intervals;
+    const variance = Math.max(0, this.field(FIELD.blockIntervalSquares) / intervals - interval * interval);
     return { interval, spread: Math.sqrt(variance) / interval };
   }
 
   /** Moves the block sums into the programme totals and clears the block. */
   closeBlock(): void {
-    this.sum += this.blockSum;
-    this.sumSquares += this.blockSumSquares;
-    this.channelBlockSumSquares += this.blockSumSquares;
-    if (this.blockPeak > this.peak) this.peak = this.blockPeak;
-    this.hotSamples += this.blockHot;
-    this.blockSum = this.blockSumSquares = this.blockPeak = this.blockHot = this.blockDiffSquares = 0;
-    this.blockIntervalSum = this.blockIntervalSquares = this.blockIntervals = 0;
-    this.blockHasCrossing = false;
-    this.blockFirstLoud = -1;
-  }
-
-  /** Ends the run still open at the end of the stream. */
-  finishRuns(): void {
-    if (this.runLength >= MIN_CLIP_RUN_SAMPLES) this.closeRun(this.previous, this.runStart, this.runLength, this.loudest);
-    this.runLength = 0;
-  }
-
-  private closeRun(value: number, start: number, length: number, loudest: number): void {
-    const level = Math.abs(value);
-    if (level >= CLIP_RUN_LEVEL) {
-      this.clippedRuns++;
-      this.clippedRunSamples += length;
-      if (length > this.longestClippedRun) this.longestClippedRun = length;
-      this.sink.clipRun(this.index, start, length);
-    }
-    if (level === loudest && level > 0) {
-      this.loudestRuns++;
-      if (this.loudestRunsFirst < 0) this.loudestRunsFirst = start;
-      this.loudestRunsLast = start;
-    }
+    const blockSumSquares = this.field(FIELD.blockSumSquares);
+    this.sum += this.field(FIELD.blockSum);
+    this.sumSquares += blockSumSquares;
+    this.channelBlockSumSquares += blockSumSquares;
+    this.peak = Math.max(this.peak, this.field(FIELD.blockPeak));
+    this.hotSamples += this.field(FIELD.blockHot);
+    for (const field of BLOCK_FIELDS) this.setField(field, 0);
+    this.setField(FIELD.blockFirstLoud, -1);
   }
 
   clipping(frames: number, sampleRate: number): ChannelClipping {
-    const loud = this.loudest > 0;
-    const hasNext = loud && this.next > 0;
+    const loudest = this.field(FIELD.loudest);
+    const next = this.field(FIELD.next);
+    const loudestCount = this.field(FIELD.loudestCount);
+    const nextCount = this.field(FIELD.nextCount);
+    const fullScaleSamples = this.field(FIELD.fullScaleSamples);
+    const loud = loudest > 0;
+    const hasNext = loud && next > 0;
     const seconds = (sample: number) => (sample < 0 ? null : sample / sampleRate);
     return {
-      clippedRuns: this.clippedRuns,
-      clippedRunSamples: this.clippedRunSamples,
-      longestClippedRunSamples: this.longestClippedRun,
-      fullScaleSamples: this.fullScaleSamples,
-      fullScaleShare: frames > 0 ? this.fullScaleSamples / frames : 0,
+      clippedRuns: this.field(FIELD.clippedRuns),
+      clippedRunSamples: this.field(FIELD.clippedRunSamples),
+      longestClippedRunSamples: this.field(FIELD.longestClippedRun),
+      fullScaleSamples,
+      fullScaleShare: frames > 0 ? fullScaleSamples / frames : 0,
       nearFullScaleSamples: this.hotSamples,
       nearFullScaleShare: frames > 0 ? this.hotSamples / frames : 0,
-      oversSamples: this.overs,
-      loudestLevelDbfs: loud ? amplitudeDb(this.loudest) : null,
-      loudestLevelSamples: loud ? this.loudestCount : 0,
-      loudestAtSeconds: loud ? seconds(this.loudestAt) : null,
-      loudestLevelRuns: this.loudestRuns,
-      loudestLevelRunsFirstAt: seconds(this.loudestRunsFirst),
-      loudestLevelRunsLastAt: seconds(this.loudestRunsLast),
-      nextLevelDbfs: hasNext ? amplitudeDb(this.next) : null,
-      nextLevelSamples: hasNext ? this.nextCount : 0,
-      loudestAboveNextDb: hasNext ? 20 * Math.log10(this.loudest / this.next) : null,
-      loudestOverNextPct: hasNext ? (100 * (this.loudestCount - this.nextCount)) / this.nextCount : null,
+      oversSamples: this.field(FIELD.overs),
+      loudestLevelDbfs: loud ? amplitudeDb(loudest) : null,
+      loudestLevelSamples: loud ? loudestCount : 0,
+      loudestAtSeconds: loud ? seconds(this.field(FIELD.loudestAt)) : null,
+      loudestLevelRuns: this.field(FIELD.loudestRuns),
+      loudestLevelRunsFirstAt: seconds(this.field(FIELD.loudestRunsFirst)),
+      loudestLevelRunsLastAt: seconds(this.field(FIELD.loudestRunsLast)),
+      nextLevelDbfs: hasNext ? amplitudeDb(next) : null,
+      nextLevelSamples: hasNext ? nextCount : 0,
+      loudestAboveNextDb: hasNext ? 20 * Math.log10(loudest / next) : null,
+      loudestOverNextPct: hasNext ? (100 * (loudestCount - nextCount)) / nextCount : null,
     };
   }
 }
 
+/** The kernel's per-block fields, cleared when a block closes (blockFirstLoud is set to -1). */
+const BLOCK_FIELDS: Field[] = [
+  FIELD.blockSum, FIELD.blockSumSquares, FIELD.blockPeak, FIELD.blockHot, FIELD.blockDiffSquares,
+  FIELD.blockIntervalSum, FIELD.blockIntervalSquares, FIELD.blockIntervals, FIELD.blockHasCrossing,
+];
+
 // ---------------------------------------------------------------- accumulator
 
-export class AudioStatsAccumulator implements ClipRunSink {
+export class AudioStatsAccumulator {
   private readonly sampleRate: number;
   private readonly channelNames: string[];
   private readonly maxClipSpans: number;
+  /** Null until the accumulator knows its channels (none were named and nothing was pushed). */
+  private kernel: StatsScanKernel | null = null;
   private scanners: ChannelScanner[] = [];
   private frames = 0;
   private block = 0;
@@ -545,7 +399,6 @@ export class AudioStatsAccumulator implements ClipRunSink {
   private channelSeries: GrowableArray<Float32Array>[] = [];
   private channelBlockSamples = 0;
   // stereo pair
-  private readonly blockPair = new PairSums();
   private readonly windowPair = new PairSums();
   private readonly programmePair = new PairSums();
   private windowStartBlock = 0;
@@ -566,17 +419,19 @@ export class AudioStatsAccumulator implements ClipRunSink {
     if (channels.length !== this.scanners.length) throw new RangeError(`expected ${this.scanners.length} channels, got ${channels.length}`);
     const length = channels[0].length;
     if (channels.some((c) => c.length !== length)) throw new RangeError('channel chunks differ in length');
-    let position = 0;
-    while (position < length) {
-      const end = Math.min(length, position + this.blockEnd - this.frames);
-      const blockOffset = this.frames - this.blockStart;
-      for (let c = 0; c < channels.length; c++) {
-        this.scanners[c].scan(channels[c], position, end, this.frames, blockOffset, this.onsetAmplitude);
+    const kernel = this.kernel;
+    if (!kernel) return;
+    for (let slice = 0; slice < length; slice += SLICE_FRAMES) {
+      const sliceEnd = Math.min(length, slice + SLICE_FRAMES);
+      kernel.load(channels, slice, sliceEnd - slice);
+      let position = slice;
+      while (position < sliceEnd) {
+        const end = Math.min(sliceEnd, position + this.blockEnd - this.frames);
+        kernel.scan(position - slice, end - slice, this.frames, this.frames - this.blockStart, this.onsetAmplitude);
+        this.frames += end - position;
+        position = end;
+        if (this.frames === this.blockEnd) this.closeBlock();
       }
-      if (channels.length >= 2) this.scanPair(channels[0], channels[1], position, end);
-      this.frames += end - position;
-      position = end;
-      if (this.frames === this.blockEnd) this.closeBlock();
     }
   }
 
@@ -584,7 +439,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
     if (this.frames > this.blockStart) this.closeBlock();
     this.flushChannelBlock();
     this.flushWindow();
-    for (const s of this.scanners) s.finishRuns();
+    this.kernel?.finishRuns();
     const envelope: LevelEnvelope = {
       blockSeconds: ENVELOPE_BLOCK_SECONDS,
       floorDbfs: DIGITAL_SILENCE_DBFS,
@@ -620,7 +475,10 @@ export class AudioStatsAccumulator implements ClipRunSink {
 
   private ensureChannels(count: number): void {
     if (this.frames > 0 || this.scanners.length === count) return;
-    this.scanners = Array.from({ length: count }, (_, c) => new ChannelScanner(c, this));
+    const levels = { minRunSamples: MIN_CLIP_RUN_SAMPLES, clipRunLevel: CLIP_RUN_LEVEL, fullScaleLevel: FULL_SCALE_LEVEL };
+    const kernel = new StatsScanKernel(count, levels, (channel, firstSample, length) => this.clipRun(channel, firstSample, length));
+    this.kernel = kernel;
+    this.scanners = Array.from({ length: count }, (_, c) => new ChannelScanner(kernel, c));
     this.channelSeries = Array.from({ length: count }, float32Series);
   }
 
@@ -641,25 +499,6 @@ export class AudioStatsAccumulator implements ClipRunSink {
     return this.blockBoundary(index) / this.sampleRate;
   }
 
-  /** Adds sample by sample into the block sums, so the result does not depend on chunk sizes. */
-  private scanPair(left: Float32Array, right: Float32Array, from: number, to: number): void {
-    const p = this.blockPair;
-    let { sumL, sumR, sumLL, sumRR, sumLR } = p;
-    for (let i = from; i < to; i++) {
-      let l = left[i];
-      let r = right[i];
-      if (!(Math.abs(l) < Infinity)) l = 0;
-      if (!(Math.abs(r) < Infinity)) r = 0;
-      sumL += l;
-      sumR += r;
-      sumLL += l * l;
-      sumRR += r * r;
-      sumLR += l * r;
-    }
-    p.n += to - from;
-    Object.assign(p, { sumL, sumR, sumLL, sumRR, sumLR });
-  }
-
   private closeBlock(): void {
     const samples = this.frames - this.blockStart;
     let loudestMeanSquare = -1;
@@ -668,14 +507,15 @@ export class AudioStatsAccumulator implements ClipRunSink {
     let firstLoud = -1;
     let highPass = 0;
     this.scanners.forEach((s, c) => {
-      const meanSquare = s.blockSumSquares / samples;
-      highPass = Math.max(highPass, s.blockDiffSquares / samples);
+      const meanSquare = s.field(FIELD.blockSumSquares) / samples;
+      highPass = Math.max(highPass, s.field(FIELD.blockDiffSquares) / samples);
       if (meanSquare > loudestMeanSquare) {
         loudestMeanSquare = meanSquare;
         loudestChannel = c;
       }
-      peak = Math.max(peak, s.blockPeak);
-      if (s.blockFirstLoud >= 0 && (firstLoud < 0 || s.blockFirstLoud < firstLoud)) firstLoud = s.blockFirstLoud;
+      peak = Math.max(peak, s.field(FIELD.blockPeak));
+      const blockFirstLoud = s.field(FIELD.blockFirstLoud);
+      if (blockFirstLoud >= 0 && (firstLoud < 0 || blockFirstLoud < firstLoud)) firstLoud = blockFirstLoud;
     });
     this.envelope.push(flooredPowerDb(loudestMeanSquare));
     this.envelopePeak.push(flooredAmplitudeDb(peak));
@@ -687,13 +527,12 @@ export class AudioStatsAccumulator implements ClipRunSink {
     // A sine touching full scale crowds there by its shape, not by clipping: a tone with a sine's crest factor is left
     // out (a clipped tone flattens towards a square wave, crest under 1 dB, and still counts).
     const sineLike = tone !== null && tone.spread <= BEEP_MAX_INTERVAL_SPREAD && 20 * Math.log10(peak) - 10 * Math.log10(loudestMeanSquare) >= SINE_MIN_CREST_DB;
-    this.hotSamples.push(sineLike ? 0 : this.scanners.reduce((n, s) => n + s.blockHot, 0));
+    this.hotSamples.push(sineLike ? 0 : this.scanners.reduce((n, s) => n + s.field(FIELD.blockHot), 0));
     this.clipRunsEnding.ensureLength(this.block + 1);
     this.clipChannelMask.ensureLength(this.block + 1);
+    if (this.scanners.length >= 2) this.addBlockPair(samples);
     for (const s of this.scanners) s.closeBlock();
     this.channelBlockSamples += samples;
-    this.windowPair.add(this.blockPair);
-    this.blockPair.reset();
 
     this.block++;
     this.blockStart = this.frames;
@@ -701,6 +540,22 @@ export class AudioStatsAccumulator implements ClipRunSink {
     this.onsetAmplitude = this.nextOnsetAmplitude();
     if (this.block % BLOCKS_PER_CHANNEL_BLOCK === 0) this.flushChannelBlock();
     if (this.block % BLOCKS_PER_CORRELATION_WINDOW === 0) this.flushWindow();
+  }
+
+  /** The block's sums of the first two channels into the correlation window (the kernel adds Σ first·second). */
+  private addBlockPair(samples: number): void {
+    const [left, right] = this.scanners;
+    const w = this.windowPair;
+    w.n += samples;
+    w.sumL += left.field(FIELD.blockSum);
+    w.sumR += right.field(FIELD.blockSum);
+    w.sumLL += left.field(FIELD.blockSumSquares);
+    w.sumRR += right.field(FIELD.blockSumSquares);
+    const kernel = this.kernel as StatsScanKernel;
+    const { fields } = kernel;
+    const product = kernel.fieldIndex(0, FIELD.blockPairProduct);
+    w.sumLR += fields[product];
+    fields[product] = fields[product + 1] = 0;
   }
 
   /** The onset amplitude of the next block: 20 dB over the loudest block of the last 200 ms, at least −60 dBFS. */
@@ -744,14 +599,14 @@ export class AudioStatsAccumulator implements ClipRunSink {
       rmsDbfs: n > 0 ? powerDb(s.sumSquares / n) : null,
       peakDbfs: amplitudeDb(s.peak),
       dcOffset: n > 0 ? s.sum / n : 0,
-      nonFiniteSamples: s.nonFinite,
+      nonFiniteSamples: s.field(FIELD.nonFinite),
       rms100ms: this.channelSeries[c].toArray(),
       clipping: s.clipping(n, this.sampleRate),
     };
   }
 
   private clippingStats(): ClippingStats {
-    const fullScaleSamples = this.scanners.reduce((a, s) => a + s.fullScaleSamples, 0);
+    const fullScaleSamples = this.scanners.reduce((a, s) => a + s.field(FIELD.fullScaleSamples), 0);
     const allSamples = this.frames * this.scanners.length;
     const spans = this.clipSpans();
     const hotSpans = this.nearFullScaleSpans();
@@ -759,7 +614,7 @@ export class AudioStatsAccumulator implements ClipRunSink {
       minRunSamples: MIN_CLIP_RUN_SAMPLES,
       runLevelDbfs: CLIP_RUN_LEVEL_DBFS,
       fullScaleLevel: FULL_SCALE_LEVEL,
-      clippedRuns: this.scanners.reduce((a, s) => a + s.clippedRuns, 0),
+      clippedRuns: this.scanners.reduce((a, s) => a + s.field(FIELD.clippedRuns), 0),
       fullScaleSamples,
       fullScaleShare: allSamples > 0 ? fullScaleSamples / allSamples : 0,
       spans: spans.slice(0, this.maxClipSpans),

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import process from 'node:process';
 import wabtInit from 'wabt';
 
-const KERNELS = ['engine/audio/true-peak.wat', 'engine/audio/stats-scan.wat'];
+const KERNELS = ['engine/audio/true-peak.wat', 'engine/audio/stats-scan.wat', 'engine/video/frame-stats.wat'];
 
 const wabt = await wabtInit();
 

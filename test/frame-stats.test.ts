@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VideoFrameAccumulator } from '../engine/video/frame-stats.js';
+import { PixelSums } from '../engine/video/pixel-sums.js';
 
 const WIDTH = 192;
 const HEIGHT = 108;
@@ -46,5 +47,58 @@ describe('VideoFrameAccumulator', () => {
     expect(frames[1].changedShare).toBeGreaterThan(0);
     expect(frames[1].changedShare).toBeLessThan(0.2);
     expect(repeats).toContainEqual(expect.objectContaining({ sourceFrame: 0, repeatFrame: 90 }));
+  });
+});
+
+describe('PixelSums (the WebAssembly per-pixel kernel)', () => {
+  /** Pseudo-random bytes with runs of black and white, so saturated differences and the dark threshold are exercised. */
+  const picture = (length: number, seed: number): Uint8Array => {
+    let state = seed;
+    return Uint8Array.from({ length }, (_, i) => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return i % 97 < 9 ? 0 : i % 89 < 7 ? 255 : state >>> 23;
+    });
+  };
+
+  it('sums exactly what a pixel-by-pixel loop sums, at any width (vector lanes and the tail)', () => {
+    for (const [width, height] of [[192, 108], [108, 192], [37, 23], [16, 16], [17, 5], [3, 3], [2, 2]]) {
+      const sums = new PixelSums(width, height, 25);
+      const previous = picture(width * height, width);
+      const frame = picture(width * height, height + 7);
+      sums.load(previous);
+      sums.load(frame);
+      sums.colSum.fill(0);
+      sums.colChange.fill(0);
+      const cut = Math.floor(height / 3);
+      const dark = sums.band(0, cut, true) + sums.band(cut, height, true);
+      const colSum = new Int32Array(width);
+      const colChange = new Int32Array(width);
+      let expectedDark = 0;
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const v = frame[y * width + x];
+          colSum[x] += v;
+          colChange[x] += Math.abs(v - previous[y * width + x]);
+          if (v <= 25) expectedDark++;
+        }
+      }
+      expect(dark, `${width}×${height}`).toBe(expectedDark);
+      expect(Array.from(sums.colSum), `${width}×${height}`).toEqual(Array.from(colSum));
+      expect(Array.from(sums.colChange), `${width}×${height}`).toEqual(Array.from(colChange));
+
+      sums.detail();
+      const colDetail = new Int32Array(width);
+      const rowDetail = new Int32Array(height);
+      for (let y = 1; y < height - 1; y++) {
+        for (let x = 1; x < width - 1; x++) {
+          const at = y * width + x;
+          const d = Math.abs(2 * frame[at] - frame[at - 1] - frame[at + 1]) + Math.abs(2 * frame[at] - frame[at - width] - frame[at + width]);
+          colDetail[x] += d;
+          rowDetail[y] += d;
+        }
+      }
+      expect(Array.from(sums.colDetail), `${width}×${height}`).toEqual(Array.from(colDetail));
+      expect(Array.from(sums.rowDetail), `${width}×${height}`).toEqual(Array.from(rowDetail));
+    }
   });
 });

@@ -3,6 +3,7 @@
 import type { CanvasSignals, VideoFrameStats } from '../types.js';
 import { RepeatFinder, type RepeatedSequence } from './loops.js';
 import { median } from '../gates/kit/stats.js';
+import { PixelSums } from './pixel-sums.js';
 
 /** Pixels at or below this share of the luma range count as black (ffmpeg blackdetect pix_th default). */
 export const BLACK_PIXEL_LEVEL = 0.1;
@@ -43,8 +44,8 @@ export const STILL_CHANGE_CODES = 0.5;
 
 export class VideoFrameAccumulator {
   private readonly fps: number;
-  /** The previous frame, copied: the frame handed to push may be reused by the caller once push returns. */
-  private readonly previous: Uint8Array;
+  /** The per-pixel sums, which keep a copy of the previous frame: the frame handed to push may be reused by the caller once push returns. */
+  private readonly pixels: PixelSums;
   private hasPrevious = false;
   private readonly frames: VideoFrameStats[] = [];
   private readonly repeats: RepeatFinder;
@@ -53,7 +54,6 @@ export class VideoFrameAccumulator {
   private readonly canvas: PerFrameCanvas[] = [];
   private readonly colDetail: Float64Array;
   private readonly rowDetail: Float64Array;
-  private readonly colDetailSum: Int32Array;
   /** The change cells, the hash grid and the thumbnail grid, all summed in one pass over the frame. */
   private readonly grids: FrameGrids;
 
@@ -68,11 +68,10 @@ export class VideoFrameAccumulator {
     // One still a second, or fewer for long programmes: at most MAX_STILLS.
     this.stillEvery = fps > 0 ? Math.max(1, Math.round(fps * Math.max(1, durationSeconds / MAX_STILLS))) : 1;
     this.fps = fps;
-    this.previous = new Uint8Array(width * height);
+    this.pixels = new PixelSums(width, height, BLACK_PIXEL_CODE);
     this.colDetail = new Float64Array(width);
     this.rowDetail = new Float64Array(height);
-    this.colDetailSum = new Int32Array(width);
-    this.grids = new FrameGrids(width, height);
+    this.grids = new FrameGrids(width, height, this.pixels.colSum, this.pixels.colChange);
   }
 
   get frameCount(): number {
@@ -81,31 +80,19 @@ export class VideoFrameAccumulator {
 
   /** One frame of `width`×`height` luma; it is not kept, so the caller may reuse its buffer once this returns. */
   push(frame: Uint8Array): void {
-    const { width, height, grids, previous } = this;
+    const { width, height, grids, pixels } = this;
     const n = width * height;
     const hasPrev = this.hasPrevious;
-    const { colSum, colChange, foldAfterRow } = grids;
     let dark = 0;
     grids.reset();
+    pixels.load(frame);
     // Integer sums throughout (per column over a band of rows, then per block): the means below divide exactly the
     // same totals as a pass per statistic would.
-    for (let y = 0, i = 0; y < height; y++) {
-      if (hasPrev) {
-        for (let x = 0; x < width; x++, i++) {
-          const v = frame[i];
-          const p = previous[i];
-          if (v <= BLACK_PIXEL_CODE) dark++;
-          colSum[x] += v;
-          colChange[x] += v > p ? v - p : p - v;
-        }
-      } else {
-        for (let x = 0; x < width; x++, i++) {
-          const v = frame[i];
-          if (v <= BLACK_PIXEL_CODE) dark++;
-          colSum[x] += v;
-        }
-      }
-      if (foldAfterRow[y]) grids.fold(y, foldAfterRow[y]);
+    let bandStart = 0;
+    for (const y of grids.foldRows) {
+      dark += pixels.band(bandStart, y + 1, hasPrev);
+      grids.fold(y, grids.foldAfterRow[y]);
+      bandStart = y + 1;
     }
     const { sum, cells } = grids;
     let diff = 0;
@@ -131,34 +118,15 @@ export class VideoFrameAccumulator {
     const thumb = grids.thumbnail(frame);
     this.repeats.push(grids.hashHi, grids.hashLo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
     if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
-    previous.set(frame);
     this.hasPrevious = true;
   }
 
   private canvasOf(frame: Uint8Array): PerFrameCanvas {
-    const { width, height, colDetail, rowDetail, colDetailSum } = this;
-    colDetailSum.fill(0);
-    rowDetail.fill(0);
+    const { width, height, colDetail, rowDetail, pixels } = this;
     // Second differences (a Laplacian) measure fine detail and stay low on smooth, blurred areas.
-    for (let y = 1; y < height - 1; y++) {
-      const row = y * width;
-      let rowSum = 0;
-      let left = frame[row];
-      let centre = frame[row + 1];
-      for (let x = 1; x < width - 1; x++) {
-        const right = frame[row + x + 1];
-        const v2 = 2 * centre;
-        const h = v2 - left - right;
-        const v = v2 - frame[row - width + x] - frame[row + width + x];
-        const d = (h < 0 ? -h : h) + (v < 0 ? -v : v);
-        colDetailSum[x] += d;
-        rowSum += d;
-        left = centre;
-        centre = right;
-      }
-      rowDetail[y] = rowSum;
-    }
-    colDetail.set(colDetailSum);
+    pixels.detail();
+    colDetail.set(pixels.colDetail);
+    rowDetail.set(pixels.rowDetail);
     const bars = barExtents(frame, width, height);
     return { bars, fill: fillExtents(frame, colDetail, rowDetail, bars, width, height) };
   }
@@ -271,6 +239,8 @@ class FrameGrids {
   readonly colChange: Int32Array;
   /** Bit 1: a band of pixel sums ends on this row (at least the last row); bit 2: a band of change sums ends on it. */
   readonly foldAfterRow: Uint8Array;
+  /** The rows on which some band ends, in order. */
+  readonly foldRows: number[];
   readonly cells: Grid;
   /** The frame's pixel total, complete after the last row. */
   sum = 0;
@@ -285,12 +255,15 @@ class FrameGrids {
   private readonly thumbColOfGroup: Int32Array;
   private readonly cellColOfColumn: Int32Array;
 
+  /** `colSum` and `colChange` are where the pixel sums add up (PixelSums). */
   constructor(
     private readonly width: number,
     private readonly height: number,
+    colSum: Int32Array,
+    colChange: Int32Array,
   ) {
-    this.colSum = new Int32Array(width);
-    this.colChange = new Int32Array(width);
+    this.colSum = colSum;
+    this.colChange = colChange;
     const cols = Math.max(1, Math.round(width / CELL_SIDE));
     const rows = Math.max(1, Math.round(height / CELL_SIDE));
     this.cells = new Grid(cols, rows, cellIndex(height, rows), cellIndex(width, cols));
@@ -306,6 +279,7 @@ class FrameGrids {
       { length: height },
       (_, y) => (y === height - 1 || (this.tiled && (this.hash.rowEndsAt(y) || this.thumb.rowEndsAt(y))) ? 1 : 0) | (this.cells.rowEndsAt(y) ? 2 : 0),
     );
+    this.foldRows = [...this.foldAfterRow.keys()].filter((y) => this.foldAfterRow[y] !== 0);
   }
 
   reset(): void {

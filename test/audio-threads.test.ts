@@ -34,14 +34,15 @@ describe('audio meters in worker threads', () => {
     expect(statSync(resolve(bundled, 'meter-worker.js')).size).toBeGreaterThan(0);
   });
 
-  it('measure a 40 s programme exactly as the meters on the main thread, with back-pressure while they catch up', async () => {
+  it('measure a programme exactly as the meters on the main thread, with back-pressure while they catch up', async () => {
     statSync(COMPILED);
     const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
     const pcm = interleave(await renderPcm(PROGRAMME, 2));
     const opts = { sampleRate: 48000, channels: 2, channelNames: ['FL', 'FR'] };
 
-    const threads = compiled.createAudioAnalysis(opts, 40);
-    const main = source.createAudioAnalysis(opts, 40);
+    // 40 s of PCM, announced as long enough for threads (the TypeScript source never starts them).
+    const threads = compiled.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS);
+    const main = source.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS);
     expect(threads.where).toBe('threads');
     expect(main.where).toBe('main');
     expect(source.createAudioAnalysis(opts, source.WORKER_MIN_SECONDS - 1).where).toBe('main');
@@ -80,7 +81,7 @@ describe('audio meters in worker threads', () => {
       stdio: ['ignore', 'ignore', 'pipe', writeFd] as unknown as ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     closeSync(writeFd);
-    const threads = compiled.createAudioAnalysis(opts, 40, readFd);
+    const threads = compiled.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS, readFd);
     expect(threads.where).toBe('threads');
     expect(() => threads.push(new Float32Array(2))).toThrow(/reads its PCM from a pipe/);
     await decoder;
@@ -129,7 +130,7 @@ describe('audio meters in worker threads', () => {
   it('stop when aborted', async () => {
     statSync(COMPILED);
     const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
-    const threads = compiled.createAudioAnalysis({ sampleRate: 48000, channels: 1, channelNames: ['FC'] }, 60);
+    const threads = compiled.createAudioAnalysis({ sampleRate: 48000, channels: 1, channelNames: ['FC'] }, compiled.WORKER_MIN_SECONDS);
     threads.push(new Float32Array(48000));
     await threads.abort();
     await expect(threads.finish()).rejects.toThrow(/meter thread stopped/);

@@ -44,7 +44,10 @@ export const STILL_CHANGE_CODES = 0.5;
 
 export class VideoFrameAccumulator {
   private readonly fps: number;
-  /** The per-pixel sums, which keep a copy of the previous frame: the frame handed to push may be reused by the caller once push returns. */
+  /**
+   * The per-pixel sums, which keep their own copy of the previous frame: the frame handed to push may be reused by the
+   * caller once push returns.
+   */
   private readonly pixels: PixelSums;
   private hasPrevious = false;
   private readonly frames: VideoFrameStats[] = [];

@@ -166,8 +166,8 @@ describe('meter kernels', () => {
   };
 
   it('reads the true peak of the plain interpolation at every rate, whatever the chunking (WebAssembly scan)', () => {
-    // A rising ramp of noise is the scan's worst case (every block may hold a new peak); two spikes and the
-    // non-finite samples are skipped, not taken.
+    // A rising ramp of noise is the scan's worst case (every block may hold a new peak), with two spikes. NaN samples
+    // are skipped; an infinite one is a sample like any other, so it is the peak.
     const length = 150_000;
     const samples = noise(length, 4).map((value, i) => value * (0.1 + (0.9 * i) / length));
     samples[70_001] = 0.97;
@@ -184,8 +184,8 @@ describe('meter kernels', () => {
         return detector.linearPeak;
       });
       expect(new Set(peaks).size, `${rate} Hz: one peak for every chunking`).toBe(1);
-      // The infinite sample is not interpolated (inf - inf), so the reading is that of the finite samples, folded.
       expect(peaks[0]).toBe(Number.POSITIVE_INFINITY);
+      // With the non-finite samples at zero, the folded interpolation reads what the plain one reads.
       const withoutInfinity = new TruePeakDetector(rate);
       withoutInfinity.push(finite);
       expect(Math.abs(withoutInfinity.linearPeak - reference) / reference, `${rate} Hz`).toBeLessThan(1e-12);

@@ -3,12 +3,16 @@
 // sources, the compiled tree and the CLI bundle, and the build needs no WebAssembly tools. The modules are committed;
 // test/wasm-kernels.test.ts runs this with --check, which rewrites nothing and fails when a module is stale.
 import { Buffer } from 'node:buffer';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import process from 'node:process';
 import wabtInit from 'wabt';
 
-const KERNELS = ['engine/audio/true-peak.wat', 'engine/audio/stats-scan.wat', 'engine/video/frame-stats.wat'];
+/** Every .wat source under engine/, so a new kernel cannot be left out of the check. */
+const KERNELS = readdirSync('engine', { recursive: true })
+  .filter((path) => path.endsWith('.wat'))
+  .map((path) => join('engine', path))
+  .sort();
 
 const wabt = await wabtInit();
 

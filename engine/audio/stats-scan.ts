@@ -2,17 +2,18 @@
 // lane, with each channel's state in the kernel's memory. stats.ts copies each chunk's channels in, asks for a scan
 // of each 10 ms block (or the part of one the chunk holds) and reads and resets the block's fields when it closes.
 import { STATS_SCAN_WASM } from './stats-scan-kernel.js';
+import { instantiateKernel } from '../wasm-kernel.js';
 
-/** A channel's fields in its pair's state, in the kernel's order (16 bytes each: one f64 per lane). */
+/**
+ * The fields of a channel's state that this side reads or resets, by their place in the kernel's order (stats-scan.wat;
+ * 16 bytes each: one f64 per lane). The others belong to the scan alone.
+ */
 export const FIELD = {
   blockSum: 0,
   blockSumSquares: 1,
   blockPeak: 2,
   blockDiffSquares: 3,
   blockFirstLoud: 5,
-  previous: 6,
-  runLength: 8,
-  runStart: 9,
   blockHasCrossing: 10,
   blockIntervalSum: 12,
   blockIntervalSquares: 13,
@@ -40,7 +41,6 @@ export type Field = (typeof FIELD)[keyof typeof FIELD];
 const PAIR_BYTES = 512;
 /** Frames copied in and scanned per call: 32 KB per channel. */
 export const SLICE_FRAMES = 8192;
-const PAGE_BYTES = 65_536;
 
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -49,8 +49,6 @@ interface KernelExports {
   scan(pair: number, first: number, second: number, from: number, to: number, sampleOffset: number, blockOffset: number, onset: number, channel: number): void;
   finishRuns(pair: number, channel: number): void;
 }
-
-let kernelModule: WebAssembly.Module | null = null;
 
 export interface StatsScanLevels {
   minRunSamples: number;
@@ -67,15 +65,11 @@ export class StatsScanKernel {
 
   /** `onClipRun` hears of each run of clipped samples as it ends: (channel, first sample, length). */
   constructor(readonly channels: number, levels: StatsScanLevels, onClipRun: (channel: number, firstSample: number, length: number) => void) {
-    kernelModule ??= new WebAssembly.Module(Buffer.from(STATS_SCAN_WASM, 'base64'));
-    const instance = new WebAssembly.Instance(kernelModule, { stats: { clipRun: onClipRun } });
-    this.kernel = instance.exports as unknown as KernelExports;
     this.pairs = Math.ceil(channels / 2);
     // The states, then one plane per channel (an odd last channel is paired with a plane of zeros, whose lane is ignored).
     const planesByte = this.pairs * PAIR_BYTES;
-    const bytes = planesByte + 2 * this.pairs * SLICE_FRAMES * 4;
-    const memory = this.kernel.memory;
-    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE_BYTES));
+    this.kernel = instantiateKernel<KernelExports>(STATS_SCAN_WASM, planesByte + 2 * this.pairs * SLICE_FRAMES * 4, { stats: { clipRun: onClipRun } });
+    const { memory } = this.kernel;
     this.fields = new Float64Array(memory.buffer, 0, (this.pairs * PAIR_BYTES) / 8);
     this.planes = Array.from({ length: 2 * this.pairs }, (_, c) => new Float32Array(memory.buffer, planesByte + c * SLICE_FRAMES * 4, SLICE_FRAMES));
     this.kernel.init(levels.minRunSamples, levels.clipRunLevel, levels.fullScaleLevel);

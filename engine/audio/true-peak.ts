@@ -12,6 +12,7 @@
 // took in TypeScript, where it was most of the loudness meter's cost.
 
 import { TRUE_PEAK_WASM } from './true-peak-kernel.js';
+import { instantiateKernel } from '../wasm-kernel.js';
 
 /** Taps on each side of the interpolation point (16 taps per phase). */
 const HALF_LENGTH = 8;
@@ -97,18 +98,13 @@ function foldInterpolator(factor: 1 | 2 | 4): FoldedInterpolator {
 const TAPS_BYTE = 0;
 const SAMPLE_PEAK_BYTE = 192;
 const SAMPLES_BYTE = 256;
-/** Samples scanned per kernel call: the carried history, a slice and one float of padding fit its 5 pages. */
+/** Samples scanned per kernel call (with the carried history and one float of padding: 257 KB of memory). */
 const SLICE = 65_536;
 
-let kernelModule: WebAssembly.Module | null = null;
-
-/** The kernel compiled once per thread (1.4 KB: well under a millisecond). */
-function kernel(): WebAssembly.Module {
-  kernelModule ??= new WebAssembly.Module(Buffer.from(TRUE_PEAK_WASM, 'base64'));
-  return kernelModule;
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  scan(total: number, carried: number, peak: number, gainBound: number): number;
 }
-
-type ScanKernel = (total: number, carried: number, peak: number, gainBound: number) => number;
 
 /**
  * Streaming true-peak detector for one channel: a WebAssembly kernel (true-peak.wat) that carries the
@@ -116,7 +112,7 @@ type ScanKernel = (total: number, carried: number, peak: number, gainBound: numb
  */
 export class TruePeakDetector {
   private readonly gainBound: number;
-  private readonly scanKernel: ScanKernel;
+  private readonly kernel: KernelExports;
   private readonly samples: Float32Array;
   private readonly samplePeakSlot: Float64Array;
   /** The last TAPS - 1 samples seen are at the start of `samples` (zeros before the first). */
@@ -126,9 +122,8 @@ export class TruePeakDetector {
   constructor(sampleRate: number) {
     const interpolator = foldInterpolator(oversamplingFactor(sampleRate));
     this.gainBound = interpolator.gainBound;
-    const instance = new WebAssembly.Instance(kernel(), {});
-    const memory = instance.exports.memory as WebAssembly.Memory;
-    this.scanKernel = instance.exports.scan as ScanKernel;
+    this.kernel = instantiateKernel<KernelExports>(TRUE_PEAK_WASM, SAMPLES_BYTE + 4 * (this.historyLength + SLICE + 1));
+    const { memory } = this.kernel;
     const taps = new Float64Array(memory.buffer, TAPS_BYTE, 3 * HALF_LENGTH);
     taps.set(interpolator.pairSum, 0);
     taps.set(interpolator.pairDiff, HALF_LENGTH);
@@ -163,7 +158,7 @@ export class TruePeakDetector {
     const { samples, historyLength } = this;
     const total = historyLength + slice.length;
     samples.set(slice, historyLength);
-    this.peak = this.scanKernel(total, historyLength, this.peak, this.gainBound);
+    this.peak = this.kernel.scan(total, historyLength, this.peak, this.gainBound);
     samples.copyWithin(0, total - historyLength, total);
     return this.samplePeakSlot[0];
   }

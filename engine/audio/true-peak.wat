@@ -7,7 +7,7 @@
 ;; two centres per f64x2; only the order in which maxima are taken differs, which cannot change a maximum. pmax
 ;; (a < b ? b : a) with the running peak first skips NaNs as the comparisons in TypeScript did.
 (module
-  (memory (export "memory") 5)
+  (memory (export "memory") 1)
 
   ;; Largest |x| over the f32 samples at bytes [p, end); NaNs are ignored. Returns 0 for an empty range.
   (func $maxAbs (param $p i32) (param $end i32) (result f64)

@@ -55,8 +55,6 @@ export class VideoFrameAccumulator {
   private readonly stills: { atSeconds: number; gray: Uint8Array }[] = [];
   private readonly stillEvery: number;
   private readonly canvas: PerFrameCanvas[] = [];
-  private readonly colDetail: Float64Array;
-  private readonly rowDetail: Float64Array;
   /** The change cells, the hash grid and the thumbnail grid, all summed in one pass over the frame. */
   private readonly grids: FrameGrids;
 
@@ -72,8 +70,6 @@ export class VideoFrameAccumulator {
     this.stillEvery = fps > 0 ? Math.max(1, Math.round(fps * Math.max(1, durationSeconds / MAX_STILLS))) : 1;
     this.fps = fps;
     this.pixels = new PixelSums(width, height, BLACK_PIXEL_CODE);
-    this.colDetail = new Float64Array(width);
-    this.rowDetail = new Float64Array(height);
     this.grids = new FrameGrids(width, height, this.pixels.colSum, this.pixels.colChange);
   }
 
@@ -125,13 +121,11 @@ export class VideoFrameAccumulator {
   }
 
   private canvasOf(frame: Uint8Array): PerFrameCanvas {
-    const { width, height, colDetail, rowDetail, pixels } = this;
+    const { width, height, pixels } = this;
     // Second differences (a Laplacian) measure fine detail and stay low on smooth, blurred areas.
     pixels.detail();
-    colDetail.set(pixels.colDetail);
-    rowDetail.set(pixels.rowDetail);
     const bars = barExtents(frame, width, height);
-    return { bars, fill: fillExtents(frame, colDetail, rowDetail, bars, width, height) };
+    return { bars, fill: fillExtents(frame, pixels.colDetail, pixels.rowDetail, bars, width, height) };
   }
 
   finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals; stills: { atSeconds: number; gray: Uint8Array }[] } {
@@ -363,7 +357,7 @@ function barExtents(frame: Uint8Array, width: number, height: number): [number, 
 const SMOOTH_RADIUS = 2;
 
 /** Length of the low-detail run from one end of a profile (smoothed over 5 lines), given the detail level of the centre. */
-function lowDetailRun(profile: Float64Array, from: number, step: 1 | -1, skip: number, limit: number, centre: number): number {
+function lowDetailRun(profile: Int32Array, from: number, step: 1 | -1, skip: number, limit: number, centre: number): number {
   let run = 0;
   for (let i = from + step * skip; run < limit; i += step) {
     let sum = 0;
@@ -382,7 +376,7 @@ function lowDetailRun(profile: Float64Array, from: number, step: 1 | -1, skip: n
 }
 
 /** Median detail of the central fifth: robust to a few very sharp lines. */
-function centreDetail(profile: Float64Array, len: number): number {
+function centreDetail(profile: Int32Array, len: number): number {
   const a = Math.floor(len * 0.4);
   const b = Math.max(a + 1, Math.ceil(len * 0.6));
   return median(profile.subarray(a, b));
@@ -394,8 +388,8 @@ function centreDetail(profile: Float64Array, len: number): number {
  */
 function fillExtents(
   frame: Uint8Array,
-  colDetail: Float64Array,
-  rowDetail: Float64Array,
+  colDetail: Int32Array,
+  rowDetail: Int32Array,
   bars: [number, number, number, number],
   width: number,
   height: number,
@@ -403,7 +397,7 @@ function fillExtents(
   const colCentre = centreDetail(colDetail, width - 1);
   const rowCentre = centreDetail(rowDetail, height - 1);
   if (colCentre < height || rowCentre < width) return null;
-  const side = (profile: Float64Array, len: number, centre: number, barA: number, barB: number, line: Line): [number, number] => {
+  const side = (profile: Int32Array, len: number, centre: number, barA: number, barB: number, line: Line): [number, number] => {
     const skipA = Math.round(barA * (len + 1));
     const skipB = Math.round(barB * (len + 1));
     const limit = Math.floor(len * 0.45);

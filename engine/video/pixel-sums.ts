@@ -2,6 +2,7 @@
 // detail per column and row) as a WebAssembly kernel (frame-stats.wat), sixteen pixels at a time. The kernel keeps the
 // current and the previous frame in its memory, alternating between two slots, so a frame is copied in once.
 import { FRAME_STATS_WASM } from './frame-stats-kernel.js';
+import { instantiateKernel } from '../wasm-kernel.js';
 
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -9,9 +10,6 @@ interface KernelExports {
   detail(frame: number, width: number, height: number, colDetail: number, rowDetail: number): void;
 }
 
-let kernelModule: WebAssembly.Module | null = null;
-
-const PAGE_BYTES = 65_536;
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
 
 export class PixelSums {
@@ -30,14 +28,10 @@ export class PixelSums {
     private readonly height: number,
     private readonly darkCode: number,
   ) {
-    kernelModule ??= new WebAssembly.Module(Buffer.from(FRAME_STATS_WASM, 'base64'));
-    this.kernel = new WebAssembly.Instance(kernelModule, {}).exports as unknown as KernelExports;
     const frameBytes = align16(width * height);
     const columnBytes = align16(4 * width);
-    const bytes = 2 * frameBytes + 3 * columnBytes + align16(4 * height);
-    const memory = this.kernel.memory;
-    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE_BYTES));
-    const { buffer } = memory;
+    this.kernel = instantiateKernel<KernelExports>(FRAME_STATS_WASM, 2 * frameBytes + 3 * columnBytes + align16(4 * height));
+    const { buffer } = this.kernel.memory;
     this.slots = [new Uint8Array(buffer, 0, width * height), new Uint8Array(buffer, frameBytes, width * height)];
     this.colSum = new Int32Array(buffer, 2 * frameBytes, width);
     this.colChange = new Int32Array(buffer, 2 * frameBytes + columnBytes, width);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VideoFrameAccumulator } from '../engine/video/frame-stats.js';
 import { PixelSums } from '../engine/video/pixel-sums.js';
+import { ThumbnailStore } from '../engine/video/thumbnail-store.js';
 
 const WIDTH = 192;
 const HEIGHT = 108;
@@ -100,5 +101,60 @@ describe('PixelSums (the WebAssembly per-pixel kernel)', () => {
       expect(Array.from(sums.colDetail), `${width}×${height}`).toEqual(Array.from(colDetail));
       expect(Array.from(sums.rowDetail), `${width}×${height}`).toEqual(Array.from(rowDetail));
     }
+  });
+});
+
+describe('ThumbnailStore (the WebAssembly thumbnail distance)', () => {
+  /** Thumbnails `size` bytes long whose cells mostly differ by a few codes from frame to frame, with now and then a far one. */
+  const thumbnails = (count: number, size: number): Uint8Array[] => {
+    let state = size * 31 + count;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) >>> 16;
+    const base = Uint8Array.from({ length: size }, () => next() & 255);
+    return Array.from({ length: count }, (_, f) =>
+      base.map((v) => {
+        const r = next();
+        const step = r % 23 === 0 ? (r >> 5) % 256 : (r >> 5) % (1 + (f % 5));
+        return Math.min(255, Math.max(0, r & 1 ? v + step : v - step));
+      }),
+    );
+  };
+
+  /** The cell-by-cell loop the kernel replaces: the sum, or -1 once a cell or the sum is past its limit. */
+  const reference = (a: Uint8Array, b: Uint8Array, cellMax: number, limit: number): number => {
+    let s = 0;
+    for (let k = 0; k < a.length; k++) {
+      const d = Math.abs(a[k] - b[k]);
+      if (d > cellMax) return -1;
+      s += d;
+      if (s > limit) return -1;
+    }
+    return s;
+  };
+
+  it('answers what the cell-by-cell loop answers, at any size (vector lanes and the tail) and limit', () => {
+    for (const size of [576, 1, 15, 16, 17, 63, 64, 65, 100, 1000]) {
+      const thumbs = thumbnails(40, size);
+      const store = new ThumbnailStore();
+      for (const t of thumbs) store.push(t);
+      for (const cellMax of [0, 2, 6, 40, Infinity]) {
+        for (const limit of [0, size, 3 * size, Infinity]) {
+          for (let a = 0; a < thumbs.length; a += 3) {
+            for (let b = 0; b < thumbs.length; b += 7) {
+              expect(store.distance(a, b, cellMax, limit), `size ${size}, cellMax ${cellMax}, limit ${limit}, ${a}–${b}`).toBe(reference(thumbs[a], thumbs[b], cellMax, limit));
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('keeps every thumbnail as its memory grows', () => {
+    const thumbs = thumbnails(5000, 576);
+    const store = new ThumbnailStore();
+    for (const t of thumbs) store.push(t);
+    for (const i of [0, 1, 113, 114, 4095, 4096, 4999]) {
+      expect(Buffer.from(store.bytes.subarray(store.offset(i), store.offset(i) + 576)).equals(Buffer.from(thumbs[i]))).toBe(true);
+    }
+    expect(store.distance(0, 4999, Infinity, Infinity)).toBe(reference(thumbs[0], thumbs[4999], Infinity, Infinity));
   });
 });

@@ -2,6 +2,7 @@
 // Runs incrementally as frames stream out of the decode pass, so its cost overlaps ffmpeg's instead of adding to it.
 
 import { GrowableArray } from '../growable-array.js';
+import { ThumbnailStore } from './thumbnail-store.js';
 
 /** Hashes within this many differing bits (of 64) are candidates for the same picture. */
 const SAME_PICTURE_BITS = 6;
@@ -40,37 +41,6 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** Frames per slab of {@link Thumbnails}. */
-const SLAB_BITS = 12;
-const SLAB_FRAMES = 1 << SLAB_BITS;
-
-/**
- * Every frame's thumbnail, kept for the whole file, in slabs of SLAB_FRAMES: a typed array of its own per frame costs
- * about half as much again in object overhead, and an hour has over 100 000 frames.
- */
-class Thumbnails {
-  private readonly slabs: Uint8Array[] = [];
-  size = 0;
-  length = 0;
-
-  push(thumb: Uint8Array): void {
-    if (this.length === 0) this.size = thumb.length;
-    if (thumb.length !== this.size) throw new RangeError(`thumbnail of ${thumb.length} bytes, expected ${this.size}`);
-    if ((this.length & (SLAB_FRAMES - 1)) === 0) this.slabs.push(new Uint8Array(SLAB_FRAMES * this.size));
-    this.slabs[this.length >> SLAB_BITS].set(thumb, this.offset(this.length));
-    this.length++;
-  }
-
-  /** The slab holding frame i's thumbnail, which starts at {@link offset}(i). */
-  slab(i: number): Uint8Array {
-    return this.slabs[i >> SLAB_BITS];
-  }
-
-  offset(i: number): number {
-    return (i & (SLAB_FRAMES - 1)) * this.size;
-  }
-}
-
 /** Hash bands indexed, and the values a band can take. */
 const BANDS = 4;
 const BAND_VALUES = 1 << 16;
@@ -107,7 +77,7 @@ class BandIndex {
 export class RepeatFinder {
   /** Every frame's 64-bit hash as two 32-bit words. */
   private readonly hashes = new GrowableArray((n) => new Uint32Array(n));
-  private readonly thumbs = new Thumbnails();
+  private readonly thumbs = new ThumbnailStore();
   private readonly bands = new BandIndex();
   private active = new Map<number, Run>();
   private readonly found: RepeatedSequence[] = [];
@@ -188,39 +158,29 @@ export class RepeatFinder {
 
   /** Mean absolute difference of two thumbnails, or Infinity when over `giveUpAbove` or a cell is over `cellMax`. */
   private thumbDistance(a: number, b: number, giveUpAbove = Infinity, cellMax = Infinity): number {
-    const { size } = this.thumbs;
-    const ta = this.thumbs.slab(a);
-    const tb = this.thumbs.slab(b);
-    const oa = this.thumbs.offset(a);
-    const ob = this.thumbs.offset(b);
+    const { bytes, size } = this.thumbs;
     // The answer does not depend on the order the cells are read in, so the likeliest misfits are read first.
     if (cellMax !== Infinity && b === this.probeFrame) {
+      const [oa, ob] = [this.thumbs.offset(a), this.thumbs.offset(b)];
       const probe = this.probeCells;
-      for (let k = 0; k < probe.length; k++) if (Math.abs(ta[oa + probe[k]] - tb[ob + probe[k]]) > cellMax) return Infinity;
+      for (let k = 0; k < probe.length; k++) if (Math.abs(bytes[oa + probe[k]] - bytes[ob + probe[k]]) > cellMax) return Infinity;
     }
-    const limit = giveUpAbove * size;
-    let s = 0;
-    for (let k = 0; k < size; k++) {
-      const d = Math.abs(ta[oa + k] - tb[ob + k]);
-      if (d > cellMax) return Infinity;
-      s += d;
-      if (s > limit) return Infinity;
-    }
-    return s / size;
+    // The sum is whole, so passing the limit is passing its whole part.
+    const s = this.thumbs.distance(a, b, cellMax, Math.floor(giveUpAbove * size));
+    return s < 0 ? Infinity : s / size;
   }
 
   /** The PROBE_CELLS cells of frame j's thumbnail that changed most from frame j − 1. */
   private pickProbeCells(j: number): void {
     this.probeFrame = -1;
     if (j === 0) return;
-    const now = this.thumbs.slab(j);
-    const before = this.thumbs.slab(j - 1);
+    const { bytes } = this.thumbs;
     const nowAt = this.thumbs.offset(j);
     const beforeAt = this.thumbs.offset(j - 1);
     const probe = this.probeCells;
     const change = this.probeChange.fill(-1);
     for (let k = 0; k < this.thumbs.size; k++) {
-      const d = Math.abs(now[nowAt + k] - before[beforeAt + k]);
+      const d = Math.abs(bytes[nowAt + k] - bytes[beforeAt + k]);
       if (d <= change[PROBE_CELLS - 1]) continue;
       let at = PROBE_CELLS - 1;
       while (at > 0 && change[at - 1] < d) {

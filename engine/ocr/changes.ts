@@ -24,7 +24,8 @@ const MAX_REGIONS = 4;
 export function lumaOf(p: RgbPicture): Uint8Array {
   const n = p.width * p.height;
   const out = new Uint8Array(n);
-  for (let i = 0, k = 0; i < n; i++, k += 3) out[i] = luma8(p.rgb, k);
+  const { rgb } = p;
+  for (let i = 0, k = 0; i < n; i++, k += 3) out[i] = luma8(rgb, k);
   return out;
 }
 

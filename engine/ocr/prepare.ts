@@ -116,29 +116,44 @@ const ENCLOSED_SURE = 0.75;
  */
 function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, cols: number, rows: number): Uint8Array {
   const colBlock = Int32Array.from({ length: w }, (_, x) => Math.floor(x / size));
-  // Per block and polarity: ink pixels, edge pixels (another class within TOUCH), and edge pixels touching the other polarity.
-  const ink = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
-  const edge = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
-  const contact = [new Float64Array(cols * rows), new Float64Array(cols * rows)];
+  // Per block and polarity (light at b, dark at n + b): ink pixels, edge pixels (another class within TOUCH), and edge
+  // pixels touching the other polarity.
+  const n = cols * rows;
+  const ink = new Float64Array(2 * n);
+  const edge = new Float64Array(2 * n);
+  const contact = new Float64Array(2 * n);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
+    const rowBlock = Math.floor(y / size) * cols;
+    for (let x = 0, i = y * w; x < w; x++, i++) {
       const c = classes[i];
       if (c === 0) continue;
-      const b = Math.floor(y / size) * cols + colBlock[x];
-      ink[c - 1][b]++;
-      let other = false;
+      const b = (c - 1) * n + rowBlock + colBlock[x];
+      ink[b]++;
+      // The pixels within TOUCH along the row and the column: any of another class makes this an edge pixel, and one
+      // of the other polarity a contact.
       let differs = false;
+      let other = false;
       for (let d = 1; d <= TOUCH; d++) {
-        for (let k = 0; k < 4; k++) {
-          const j = k === 0 ? (x >= d ? i - d : -1) : k === 1 ? (x + d < w ? i + d : -1) : k === 2 ? (y >= d ? i - d * w : -1) : y + d < h ? i + d * w : -1;
-          if (j < 0 || classes[j] === c) continue;
+        let k: number;
+        if (x >= d && (k = classes[i - d]) !== c) {
           differs = true;
-          if (classes[j] !== 0) other = true;
+          if (k !== 0) other = true;
+        }
+        if (x + d < w && (k = classes[i + d]) !== c) {
+          differs = true;
+          if (k !== 0) other = true;
+        }
+        if (y >= d && (k = classes[i - d * w]) !== c) {
+          differs = true;
+          if (k !== 0) other = true;
+        }
+        if (y + d < h && (k = classes[i + d * w]) !== c) {
+          differs = true;
+          if (k !== 0) other = true;
         }
       }
-      if (differs) edge[c - 1][b]++;
-      if (other) contact[c - 1][b]++;
+      if (differs) edge[b]++;
+      if (other) contact[b]++;
     }
   }
   const lean = new Uint8Array(cols * rows).fill(LIGHT | DARK);
@@ -151,9 +166,9 @@ function keptPolarity(classes: Uint8Array, w: number, h: number, size: number, c
         for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) {
           const b = y * cols + x;
           for (let c = 0; c < 2; c++) {
-            sums[c] += ink[c][b];
-            sums[2 + c] += edge[c][b];
-            sums[4 + c] += contact[c][b];
+            sums[c] += ink[c * n + b];
+            sums[2 + c] += edge[c * n + b];
+            sums[4 + c] += contact[c * n + b];
           }
           pixels += size * size;
         }
@@ -236,6 +251,15 @@ class Backgrounds {
   }
 }
 
+/** Per-pixel working arrays of {@link localContrastPicture}, every element written before it is read: one set, reused
+ * from picture to picture (a video's pictures have one size), instead of 2 MB of garbage a picture. */
+let scratch: { signed: Int16Array; bothPolarities: Uint8Array; classes: Uint8Array } | null = null;
+
+function scratchFor(pixels: number): NonNullable<typeof scratch> {
+  if (scratch?.classes.length !== pixels) scratch = { signed: new Int16Array(pixels), bothPolarities: new Uint8Array(pixels), classes: new Uint8Array(pixels) };
+  return scratch;
+}
+
 /**
  * `backingBoxes`: also measure each pixel against the flat regions next to it (the near neighbourhoods of its block
  * and the blocks around it), so a caption on a backing box narrower than the wide neighbourhood is measured against
@@ -248,10 +272,10 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   const flat = new Float64Array(cols * rows).fill(NaN);
   if (backingBoxes) for (let by = 0; by < rows; by++) for (let bx = 0; bx < cols; bx++) flat[by * cols + bx] = flatMedian(medians, cols, rows, bx, by);
   // Each pixel's signed difference from the closest candidate background, through one lookup table per block.
-  const signed = new Int16Array(w * h);
-  const bothPolarities = new Uint8Array(w * h);
-  const classes = new Uint8Array(w * h);
+  const { signed, bothPolarities, classes } = scratchFor(w * h);
   const difference = new Int16Array(256);
+  const bothInk = new Uint8Array(256);
+  const classOf = new Uint8Array(256);
   const hist = new Uint16Array(256);
   // The window's median and the flat regions within REACH blocks.
   const capacity = 1 + (2 * REACH + 1) ** 2;
@@ -280,13 +304,20 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
       const [from, to] = [lowest[by * cols + bx], highest[by * cols + bx]];
       all.differences(closest, from, to);
       if (onFlat.count) onFlat.differences(closestOnFlat, from, to);
-      for (let v = from; v <= to; v++) difference[v] = Math.abs(closest[v]) > FLOOR && onFlat.count ? closestOnFlat[v] : closest[v];
-      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
-        for (let x = bx * size; x < Math.min(w, (bx + 1) * size); x++) {
-          const d = difference[gray[y * w + x]];
-          signed[y * w + x] = d;
-          bothPolarities[y * w + x] = 255 - Math.min(255, Math.max(0, GAIN * (Math.abs(d) - FLOOR)));
-          classes[y * w + x] = d > FLOOR ? LIGHT : d < -FLOOR ? DARK : 0;
+      // Per code value: its difference (whole, as an Int16Array holds it), its ink of both polarities, its class.
+      for (let v = from; v <= to; v++) {
+        difference[v] = Math.abs(closest[v]) > FLOOR && onFlat.count ? closestOnFlat[v] : closest[v];
+        const d = difference[v];
+        bothInk[v] = 255 - Math.min(255, Math.max(0, GAIN * (Math.abs(d) - FLOOR)));
+        classOf[v] = d > FLOOR ? LIGHT : d < -FLOOR ? DARK : 0;
+      }
+      const [x0, x1] = [bx * size, Math.min(w, (bx + 1) * size)];
+      for (let y = by * size, y1 = Math.min(h, (by + 1) * size); y < y1; y++) {
+        for (let i = y * w + x0, end = y * w + x1; i < end; i++) {
+          const v = gray[i];
+          signed[i] = difference[v];
+          bothPolarities[i] = bothInk[v];
+          classes[i] = classOf[v];
         }
       }
     }
@@ -297,13 +328,18 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
   for (let by = 0; by < rows; by++) {
     for (let bx = 0; bx < cols; bx++) {
       const b = by * cols + bx;
-      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
-        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
-          if (classes[i] === 0) continue;
-          if ((kept[b] & classes[i]) === 0) classes[i] = 0;
-          else strongest[b] = Math.max(strongest[b], Math.abs(signed[i]));
+      const keep = kept[b];
+      let peak = 0;
+      const [x0, x1] = [bx * size, Math.min(w, (bx + 1) * size)];
+      for (let y = by * size, y1 = Math.min(h, (by + 1) * size); y < y1; y++) {
+        for (let i = y * w + x0, end = y * w + x1; i < end; i++) {
+          const c = classes[i];
+          if (c === 0) continue;
+          if ((keep & c) === 0) classes[i] = 0;
+          else peak = Math.max(peak, Math.abs(signed[i]));
         }
       }
+      strongest[b] = peak;
     }
   }
   const out = new Uint8Array(w * h).fill(255);
@@ -314,8 +350,9 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): OcrPi
         for (let x = Math.max(0, bx - POLARITY_REACH); x <= Math.min(cols - 1, bx + POLARITY_REACH); x++) peak = Math.max(peak, strongest[y * cols + x]);
       }
       const gain = Math.min(MAX_GAIN, Math.max(GAIN, 255 / Math.max(1, peak - FLOOR)));
-      for (let y = by * size; y < Math.min(h, (by + 1) * size); y++) {
-        for (let i = y * w + bx * size; i < y * w + Math.min(w, (bx + 1) * size); i++) {
+      const [x0, x1] = [bx * size, Math.min(w, (bx + 1) * size)];
+      for (let y = by * size, y1 = Math.min(h, (by + 1) * size); y < y1; y++) {
+        for (let i = y * w + x0, end = y * w + x1; i < end; i++) {
           if (classes[i] !== 0) out[i] = 255 - Math.min(255, Math.round(gain * (Math.abs(signed[i]) - FLOOR)));
         }
       }

@@ -70,31 +70,37 @@ function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
   return (f.ink ??= localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still));
 }
 
-/** Mean luma of 32×18 blocks of a frame, for the change test; the block of each column and row is worked out once. */
+/** Mean luma of 32×18 blocks of a frame, for the change test; the columns and the block row of each row are worked out once. */
 class Thumbnailer {
-  private readonly column: Uint16Array;
+  /** Block column c spans picture columns [columnStart[c], columnStart[c + 1]). */
+  private readonly columnStart: Int32Array;
   private readonly row: Uint16Array;
   private readonly counts = new Uint32Array(THUMB_W * THUMB_H);
   private readonly sums = new Uint32Array(THUMB_W * THUMB_H);
 
   constructor(width: number, height: number) {
-    this.column = Uint16Array.from({ length: width }, (_, x) => Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / width)));
+    const column = (x: number) => Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / width));
+    this.columnStart = Int32Array.from({ length: THUMB_W + 1 }, (_, c) => {
+      let x = 0;
+      while (x < width && column(x) < c) x++;
+      return x;
+    });
     this.row = Uint16Array.from({ length: height }, (_, y) => Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / height)) * THUMB_W);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) this.counts[this.row[y] + this.column[x]]++;
+    for (let y = 0; y < height; y++) for (let c = 0; c < THUMB_W; c++) this.counts[this.row[y] + c] += this.columnStart[c + 1] - this.columnStart[c];
   }
 
   of(f: Frame): Float64Array {
-    const { column, row, sums, counts } = this;
+    const { columnStart, row, sums, counts } = this;
     const luma = lumaFor(f);
     sums.fill(0);
     for (let y = 0; y < f.height; y++) {
       const r = row[y];
-      // Columns map to blocks in order: each run of a block's columns is summed, then added once.
-      for (let x = 0, i = y * f.width; x < f.width; ) {
-        const block = column[x];
+      const base = y * f.width;
+      // Each run of a block's columns is summed, then added once.
+      for (let c = 0; c < THUMB_W; c++) {
         let run = 0;
-        for (; x < f.width && column[x] === block; x++, i++) run += luma[i];
-        sums[r + block] += run;
+        for (let i = base + columnStart[c], end = base + columnStart[c + 1]; i < end; i++) run += luma[i];
+        sums[r + c] += run;
       }
     }
     const out = new Float64Array(THUMB_W * THUMB_H);

@@ -11,7 +11,11 @@ export function instantiateKernel<T extends { memory: WebAssembly.Memory }>(base
     compiled.set(base64, module);
   }
   const exports = new WebAssembly.Instance(module, imports).exports as unknown as T;
-  const { memory } = exports;
-  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE_BYTES));
+  growMemory(exports.memory, bytes);
   return exports;
+}
+
+/** Grows `memory` to hold at least `bytes` (views of it taken before must be taken again). */
+export function growMemory(memory: WebAssembly.Memory, bytes: number): void {
+  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE_BYTES));
 }

@@ -1,12 +1,11 @@
 // Every frame's thumbnail (loops.ts), kept for the whole file one after another in the memory of a WebAssembly kernel
 // (thumb-distance.wat) that compares two of them sixteen cells at a time. A static picture (a screen recording, a held
 // slide) makes hundreds of earlier frames candidates for each new one, and each candidate is compared whole.
-import { instantiateKernel } from '../wasm-kernel.js';
+import { growMemory, instantiateKernel } from '../wasm-kernel.js';
 import { THUMB_DISTANCE_WASM } from './thumb-distance-kernel.js';
 
 /** Frames the thumbnails' memory grows by. */
 const GROWTH_FRAMES = 4096;
-const PAGE_BYTES = 65_536;
 
 interface DistanceKernel {
   memory: WebAssembly.Memory;
@@ -27,9 +26,8 @@ export class ThumbnailStore {
   push(thumb: Uint8Array): void {
     if (this.length === 0) this.size = thumb.length;
     if (thumb.length !== this.size) throw new RangeError(`thumbnail of ${thumb.length} bytes, expected ${this.size}`);
-    const end = this.offset(this.length + 1);
-    if (end > this.bytes.length) {
-      this.kernel.memory.grow(Math.ceil((end + GROWTH_FRAMES * this.size - this.bytes.length) / PAGE_BYTES));
+    if (this.offset(this.length + 1) > this.bytes.length) {
+      growMemory(this.kernel.memory, this.offset(this.length + GROWTH_FRAMES));
       this.bytes = new Uint8Array(this.kernel.memory.buffer);
     }
     this.bytes.set(thumb, this.offset(this.length));

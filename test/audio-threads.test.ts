@@ -70,14 +70,19 @@ describe('audio meters in worker threads', () => {
     expect(fromMain.loudness.truePeakDbtp).toBeLessThan(0.2);
   });
 
-  it.runIf(fifos)('read the decoder\'s pipe in a thread of their own, measuring exactly as the main-thread meters', async () => {
+  // 5.1's 24-byte frames do not divide the decoder's 8 KB writes: reads end inside a frame, which the reader carries over.
+  it.runIf(fifos).each([
+    { layout: 'stereo', channelNames: ['FL', 'FR'] },
+    { layout: '5.1', channelNames: ['FL', 'FR', 'FC', 'LFE', 'BL', 'BR'] },
+  ])('read the decoder\'s $layout pipe in a thread of their own, measuring exactly as the main-thread meters', async ({ channelNames }) => {
     const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
-    const pcm = interleave(await renderPcm(PROGRAMME, 2));
-    const opts = { sampleRate: 48000, channels: 2, channelNames: ['FL', 'FR'] };
+    const channels = channelNames.length;
+    const pcm = interleave(await renderPcm(PROGRAMME, channels));
+    const opts = { sampleRate: 48000, channels, channelNames };
     const pipe = await openPipePair();
     expect(pipe).not.toBeNull();
     const { readFd, writeFd } = pipe!;
-    const decoder = execa(ffmpegPath(), ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', PROGRAMME, '-ac', '2', '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:3'], {
+    const decoder = execa(ffmpegPath(), ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', PROGRAMME, '-ac', String(channels), '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:3'], {
       stdio: ['ignore', 'ignore', 'pipe', writeFd] as unknown as ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     closeSync(writeFd);
@@ -87,7 +92,7 @@ describe('audio meters in worker threads', () => {
     await decoder;
 
     const main = source.createAudioAnalysis(opts, 1);
-    const batch = source.batchFloats(2);
+    const batch = source.batchFloats(channels);
     for (let at = 0; at < pcm.length; at += batch) main.push(pcm.subarray(at, Math.min(pcm.length, at + batch)));
     const [fromThreads, fromMain] = await Promise.all([threads.finish(), main.finish()]);
     expect(fromThreads).toEqual(fromMain);

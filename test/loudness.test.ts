@@ -1,7 +1,7 @@
 // Our BS.1770 / EBU R 128 meter against EBU Tech 3341 and Tech 3342 test signals, synthesised with the bundled
 // ffmpeg (aevalsrc, float PCM) or, for the 192 kHz true-peak cases, in JS. Every signal is fed in uneven chunks.
 import { describe, expect, it } from 'vitest';
-import { highPassCoefficients, KWeightingFilter, shelfCoefficients, type Biquad } from '../engine/audio/k-weighting.js';
+import { highPassCoefficients, KWeightingPair, shelfCoefficients, type Biquad } from '../engine/audio/k-weighting.js';
 import { channelWeights, LoudnessMeter } from '../engine/audio/loudness.js';
 import { interpolationPhases, oversamplingFactor, TruePeakDetector } from '../engine/audio/true-peak.js';
 import type { LoudnessMeasurements } from '../engine/types.js';
@@ -126,17 +126,81 @@ describe('meter kernels', () => {
     });
   };
 
-  it('filters two channels in one loop to the same bits as one at a time, across chunks', () => {
-    const left = noise(10_000, 1);
-    const right = noise(10_000, 2);
-    const single = [new KWeightingFilter(48_000), new KWeightingFilter(48_000)];
-    const paired = [new KWeightingFilter(48_000), new KWeightingFilter(48_000)];
-    const sums = new Float64Array(2);
-    for (const [start, end] of [[0, 4_321], [4_321, 4_322], [4_322, 10_000]]) {
-      paired[0].sumsOfSquaresWith(paired[1], left, right, start, end, sums);
-      expect(sums[0]).toBe(single[0].sumOfSquares(left, start, end));
-      expect(sums[1]).toBe(single[1].sumOfSquares(right, start, end));
+  /** The K-weighting of one channel as a plain loop, transposed direct form II for both stages: what the kernel must equal. */
+  class ReferenceKWeighting {
+    private s1 = 0;
+    private s2 = 0;
+    private h1 = 0;
+    private h2 = 0;
+    private readonly shelf: Biquad;
+    private readonly highPass: Biquad;
+
+    constructor(sampleRate: number) {
+      this.shelf = shelfCoefficients(sampleRate);
+      this.highPass = highPassCoefficients(sampleRate);
     }
+
+    sumOfSquares(input: Float32Array, start: number, end: number): number {
+      const { b0, b1, b2, a1, a2 } = this.shelf;
+      const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = this.highPass;
+      let sum = 0;
+      for (let i = start; i < end; i++) {
+        const x = input[i];
+        const shelved = b0 * x + this.s1;
+        this.s1 = b1 * x - a1 * shelved + this.s2;
+        this.s2 = b2 * x - a2 * shelved;
+        const y = c0 * shelved + this.h1;
+        this.h1 = c1 * shelved - d1 * y + this.h2;
+        this.h2 = c2 * shelved - d2 * y;
+        sum += y * y;
+      }
+      return sum;
+    }
+  }
+
+  it.each([44_100, 48_000, 192_000])('K-weights two channels at %i Hz to the bits of the plain loop, across chunks, slices and non-finite samples', (rate) => {
+    const left = noise(70_000, 1);
+    const right = noise(70_000, 2).map((value) => value * 0.01);
+    left[30_000] = Number.POSITIVE_INFINITY;
+    right[50_000] = Number.NaN;
+    const reference = [new ReferenceKWeighting(rate), new ReferenceKWeighting(rate)];
+    const pair = new KWeightingPair(rate);
+    const sums = new Float64Array(2);
+    // Chunks as the meter gets them; within each, segments of every length up to beyond the kernel's slice.
+    for (const [from, to] of [[0, 25_000], [25_000, 25_001], [25_001, 29_000], [29_000, 70_000]]) {
+      const first = left.subarray(from, to);
+      const second = right.subarray(from, to);
+      pair.planes(first, second);
+      let start = 0;
+      for (const length of [1, 479, 480, 7, 16_384, 16_385, 3]) {
+        if (start >= first.length) break;
+        const end = Math.min(first.length, start + length);
+        pair.sumsOfSquares(start, end, sums);
+        expect(sums[0]).toBe(reference[0].sumOfSquares(first, start, end));
+        expect(sums[1]).toBe(reference[1].sumOfSquares(second, start, end));
+        start = end;
+      }
+      if (start < first.length) {
+        pair.sumsOfSquares(start, first.length, sums);
+        expect([sums[0], sums[1]]).toEqual([reference[0].sumOfSquares(first, start, first.length), reference[1].sumOfSquares(second, start, first.length)]);
+      }
+    }
+  });
+
+  it('K-weights a single channel to the bits of the plain loop', () => {
+    const mono = noise(40_000, 4);
+    const reference = new ReferenceKWeighting(48_000);
+    const single = new KWeightingPair(48_000, true);
+    const sums = new Float64Array(2);
+    single.planes(mono, null);
+    for (const [start, end] of [[0, 480], [480, 20_000], [20_000, 40_000]]) {
+      single.sumsOfSquares(start, end, sums);
+      const expected = reference.sumOfSquares(mono, start, end);
+      expect(sums[0]).toBe(expected);
+      expect(sums[1]).toBe(expected);
+    }
+    expect(() => single.planes(mono, mono)).toThrow(RangeError);
+    expect(() => new KWeightingPair(48_000).planes(mono, mono.subarray(1))).toThrow(RangeError);
   });
 
   it('reads the true peak beside a NaN sample, which it ignores', () => {

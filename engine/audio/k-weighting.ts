@@ -1,6 +1,10 @@
 // ITU-R BS.1770-5 K-weighting: a high-shelf ("head") biquad followed by the RLB high-pass biquad.
 // Coefficients are derived for any sample rate with the analogue prototypes libebur128 and ffmpeg use;
-// at 48 kHz they reproduce the coefficients printed in BS.1770.
+// at 48 kHz they reproduce the coefficients printed in BS.1770. The filter itself runs in WebAssembly
+// (k-weighting.wat), two channels at a time.
+
+import { instantiateKernel } from '../wasm-kernel.js';
+import { K_WEIGHTING_WASM } from './k-weighting-kernel.js';
 
 export interface Biquad {
   b0: number;
@@ -46,88 +50,78 @@ export function highPassCoefficients(sampleRate: number): Biquad {
   };
 }
 
-/**
- * One channel's K-weighting filter with Float64 state carried across chunks
- * (transposed direct form II for both stages).
- */
-export class KWeightingFilter {
-  private readonly shelf: Biquad;
-  private readonly highPass: Biquad;
-  private s1 = 0;
-  private s2 = 0;
-  private h1 = 0;
-  private h2 = 0;
+/** The kernel's memory layout (k-weighting.wat). */
+const COEFFICIENTS_BYTE = 0;
+const SUMS_BYTE = 192;
+const SAMPLES_BYTE = 256;
+/** Frames of each channel the kernel's memory holds at once (64 KB a channel: the slice stays in cache). */
+const SLICE = 16_384;
 
-  constructor(sampleRate: number) {
-    this.shelf = shelfCoefficients(sampleRate);
-    this.highPass = highPassCoefficients(sampleRate);
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  run(a: number, b: number, frames: number): void;
+}
+
+/**
+ * The K-weighting filters of two channels, or of one, with Float64 state carried across chunks: a WebAssembly kernel
+ * (k-weighting.wat) filters both at once, one per f64x2 lane, and sums each one's squared output. Each sum has the
+ * bits of the plain loop per channel (transposed direct form II for both stages, test/loudness.test.ts holds it to
+ * that loop).
+ */
+export class KWeightingPair {
+  private readonly kernel: KernelExports;
+  private readonly samples: Float32Array;
+  private readonly sums: Float64Array;
+  /** Where the second channel's samples start in the kernel's memory (the first's, for a single channel). */
+  private readonly secondByte: number;
+  private first: Float32Array = new Float32Array(0);
+  private second: Float32Array | null = null;
+  /** The frames [loadedStart, loadedEnd) of the current planes are in the kernel's memory. */
+  private loadedStart = 0;
+  private loadedEnd = 0;
+
+  constructor(sampleRate: number, readonly single = false) {
+    this.kernel = instantiateKernel<KernelExports>(K_WEIGHTING_WASM, SAMPLES_BYTE + 2 * 4 * SLICE);
+    const { memory } = this.kernel;
+    const { b0, b1, b2, a1, a2 } = shelfCoefficients(sampleRate);
+    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = highPassCoefficients(sampleRate);
+    new Float64Array(memory.buffer, COEFFICIENTS_BYTE, 10).set([b0, b1, b2, a1, a2, c0, c1, c2, d1, d2]);
+    this.samples = new Float32Array(memory.buffer, SAMPLES_BYTE, 2 * SLICE);
+    this.sums = new Float64Array(memory.buffer, SUMS_BYTE, 2);
+    this.secondByte = single ? SAMPLES_BYTE : SAMPLES_BYTE + 4 * SLICE;
   }
 
-  /** Filters input[start, end) and returns the sum of the squared K-weighted samples. */
-  sumOfSquares(input: Float32Array, start: number, end: number): number {
-    const { b0, b1, b2, a1, a2 } = this.shelf;
-    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = this.highPass;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let h1 = this.h1;
-    let h2 = this.h2;
-    let sum = 0;
-    for (let i = start; i < end; i++) {
-      const x = input[i];
-      const shelved = b0 * x + s1;
-      s1 = b1 * x - a1 * shelved + s2;
-      s2 = b2 * x - a2 * shelved;
-      const y = c0 * shelved + h1;
-      h1 = c1 * shelved - d1 * y + h2;
-      h2 = c2 * shelved - d2 * y;
-      sum += y * y;
-    }
-    this.s1 = s1;
-    this.s2 = s2;
-    this.h1 = h1;
-    this.h2 = h2;
-    return sum;
+  /** The planes the next calls filter: a chunk of each channel (`second` null for a single channel). */
+  planes(first: Float32Array, second: Float32Array | null): void {
+    if ((second === null) !== this.single) throw new RangeError(this.single ? 'a single channel takes one plane' : 'a pair takes two planes');
+    if (second && second.length !== first.length) throw new RangeError('the two planes differ in length');
+    this.first = first;
+    this.second = second;
+    this.loadedStart = this.loadedEnd = 0;
   }
 
   /**
-   * {@link sumOfSquares} of this channel and of `other` (a filter for the same sample rate) in one loop, into
-   * sums[0] and sums[1]: each recurrence waits on its own previous sample, so two of them side by side run in about
-   * the time of one. The arithmetic, and so every bit of both sums, is that of two separate calls.
+   * Filters frames [start, end) of the planes, the chunk's next ones, and writes the sums of the squared K-weighted
+   * samples to sums[0] (the first channel) and sums[1] (the second; for a single channel, the first's again).
    */
-  sumsOfSquaresWith(other: KWeightingFilter, input: Float32Array, otherInput: Float32Array, start: number, end: number, sums: Float64Array): void {
-    const { b0, b1, b2, a1, a2 } = this.shelf;
-    const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = this.highPass;
-    let s1 = this.s1, s2 = this.s2, h1 = this.h1, h2 = this.h2;
-    let t1 = other.s1, t2 = other.s2, g1 = other.h1, g2 = other.h2;
-    let sum = 0;
-    let otherSum = 0;
-    for (let i = start; i < end; i++) {
-      const x = input[i];
-      const u = otherInput[i];
-      const shelved = b0 * x + s1;
-      const otherShelved = b0 * u + t1;
-      s1 = b1 * x - a1 * shelved + s2;
-      t1 = b1 * u - a1 * otherShelved + t2;
-      s2 = b2 * x - a2 * shelved;
-      t2 = b2 * u - a2 * otherShelved;
-      const y = c0 * shelved + h1;
-      const v = c0 * otherShelved + g1;
-      h1 = c1 * shelved - d1 * y + h2;
-      g1 = c1 * otherShelved - d1 * v + g2;
-      h2 = c2 * shelved - d2 * y;
-      g2 = c2 * otherShelved - d2 * v;
-      sum += y * y;
-      otherSum += v * v;
+  sumsOfSquares(start: number, end: number, sums: Float64Array): void {
+    this.sums.fill(0);
+    for (let at = start; at < end; ) {
+      if (at < this.loadedStart || at >= this.loadedEnd) this.load(at);
+      const until = Math.min(end, this.loadedEnd);
+      const offset = 4 * (at - this.loadedStart);
+      this.kernel.run(SAMPLES_BYTE + offset, this.secondByte + offset, until - at);
+      at = until;
     }
-    this.s1 = s1;
-    this.s2 = s2;
-    this.h1 = h1;
-    this.h2 = h2;
-    other.s1 = t1;
-    other.s2 = t2;
-    other.h1 = g1;
-    other.h2 = g2;
-    sums[0] = sum;
-    sums[1] = otherSum;
+    sums[0] = this.sums[0];
+    sums[1] = this.sums[1];
+  }
+
+  private load(at: number): void {
+    const end = Math.min(this.first.length, at + SLICE);
+    this.samples.set(this.first.subarray(at, end), 0);
+    if (this.second) this.samples.set(this.second.subarray(at, end), SLICE);
+    this.loadedStart = at;
+    this.loadedEnd = end;
   }
 }

@@ -5,7 +5,7 @@
 // and every window (400 ms, 3 s) is rebuilt from those sums when the result is read. Memory is O(duration / 10 ms).
 
 import type { LoudnessMeasurements } from '../types.js';
-import { KWeightingFilter } from './k-weighting.js';
+import { KWeightingPair } from './k-weighting.js';
 import { TruePeakDetector } from './true-peak.js';
 import { percentile } from '../gates/kit/stats.js';
 import { GrowableArray } from '../growable-array.js';
@@ -107,9 +107,8 @@ interface Maximum {
 export class LoudnessMeter {
   private readonly sampleRate: number;
   private readonly weights: number[];
-  private readonly filters: KWeightingFilter[];
-  /** The channels with a weight (LFE has none), filtered two at a time. */
-  private readonly weighted: number[];
+  /** The channels with a weight (LFE has none), filtered two at a time: the pairs' channels in order, the last maybe alone. */
+  private readonly filters: { pair: KWeightingPair; first: number; second: number | null }[];
   private readonly pairSums = new Float64Array(2);
   private readonly truePeaks: TruePeakDetector[];
   /** Per-sub-block energies. */
@@ -126,8 +125,12 @@ export class LoudnessMeter {
     this.sampleRate = sampleRate;
     // Dual mono: the one channel is heard from two loudspeakers, i.e. counted twice.
     this.weights = channelNames.length === 1 && opts.dualMono ? [2 * channelWeights(channelNames)[0]] : channelWeights(channelNames);
-    this.filters = channelNames.map(() => new KWeightingFilter(sampleRate));
-    this.weighted = this.weights.flatMap((weight, c) => (weight > 0 ? [c] : []));
+    const weighted = this.weights.flatMap((weight, c) => (weight > 0 ? [c] : []));
+    this.filters = [];
+    for (let k = 0; k < weighted.length; k += 2) {
+      const second = k + 1 < weighted.length ? weighted[k + 1] : null;
+      this.filters.push({ pair: new KWeightingPair(sampleRate, second === null), first: weighted[k], second });
+    }
     this.truePeaks = channelNames.map(() => new TruePeakDetector(sampleRate));
     this.subBlockEnd = this.subBlockBoundary(1);
   }
@@ -137,10 +140,11 @@ export class LoudnessMeter {
     channels.forEach((samples, c) => {
       this.samplePeak = Math.max(this.samplePeak, this.truePeaks[c].push(samples));
     });
+    for (const { pair, first, second } of this.filters) pair.planes(channels[first], second === null ? null : channels[second]);
     let position = 0;
     while (position < length) {
       const end = Math.min(length, position + this.subBlockEnd - this.samplesSeen);
-      this.addEnergy(channels, position, end);
+      this.addEnergy(position, end);
       this.samplesSeen += end - position;
       position = end;
       if (this.samplesSeen === this.subBlockEnd) this.closeSubBlock();
@@ -148,20 +152,12 @@ export class LoudnessMeter {
   }
 
   /** Adds the weighted K-weighted energy of every channel's samples [start, end), in channel order. */
-  private addEnergy(channels: Float32Array[], start: number, end: number): void {
-    const weighted = this.weighted;
+  private addEnergy(start: number, end: number): void {
     const sums = this.pairSums;
-    let k = 0;
-    for (; k + 1 < weighted.length; k += 2) {
-      const c = weighted[k];
-      const d = weighted[k + 1];
-      this.filters[c].sumsOfSquaresWith(this.filters[d], channels[c], channels[d], start, end, sums);
-      this.subBlockEnergy += this.weights[c] * sums[0];
-      this.subBlockEnergy += this.weights[d] * sums[1];
-    }
-    if (k < weighted.length) {
-      const c = weighted[k];
-      this.subBlockEnergy += this.weights[c] * this.filters[c].sumOfSquares(channels[c], start, end);
+    for (const { pair, first, second } of this.filters) {
+      pair.sumsOfSquares(start, end, sums);
+      this.subBlockEnergy += this.weights[first] * sums[0];
+      if (second !== null) this.subBlockEnergy += this.weights[second] * sums[1];
     }
   }
 

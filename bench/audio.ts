@@ -5,10 +5,10 @@
 // same check run in this process, from the compiled modules (the way the MCP server runs it), is printed beside it.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { watchTreeRss } from './tree-rss.js';
 import { execa } from 'execa';
 import { runCheck } from '../engine/check.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { bareDecode, timedProcess } from './tree-rss.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
 const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
@@ -40,12 +40,6 @@ export async function makePodcast(minutes = MINUTES): Promise<string> {
   return out;
 }
 
-async function bareDecode(file: string): Promise<number> {
-  const t = performance.now();
-  await execa(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-i', file, '-f', 'null', '-'], { stdin: 'ignore' });
-  return (performance.now() - t) / 1000;
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const f = (n: number, d = 2) => n.toFixed(d);
 
@@ -54,49 +48,42 @@ interface Round {
   decode: number;
 }
 
-/** ROUNDS interleaved decode / check / decode rounds; each check is divided by the mean of the decodes beside it. */
-async function rounds(check: () => Promise<number>): Promise<Round[]> {
+/** ROUNDS interleaved decode / check / decode rounds of `file`; each check is divided by the mean of the decodes beside it. */
+async function rounds(file: string, check: () => Promise<number>): Promise<Round[]> {
   const out: Round[] = [];
-  let before = await bareDecode(file());
+  let before = (await bareDecode(file)).seconds;
   for (let round = 0; round < ROUNDS; round++) {
     const seconds = await check();
-    const after = await bareDecode(file());
+    const after = (await bareDecode(file)).seconds;
     out.push({ check: seconds, decode: (before + after) / 2 });
     before = after;
   }
   return out;
 }
 
-let podcast = '';
-const file = () => podcast;
-
-function summary(label: string, measured: Round[]): number {
+function summary(label: string, measured: Round[]): void {
   const ratios = measured.map((r) => r.check / r.decode);
   const ratio = median(ratios);
   const each = measured.map((r, i) => `${f(r.check)} s / ${f(r.decode)} s = ${f(ratios[i])}×`).join('; ');
   console.log(`  ${label}: check ÷ bare decode ${f(ratio)}× median of ${ROUNDS} interleaved rounds (${each}); target ≤ ${TARGET}× → ${ratio <= TARGET ? 'met' : 'MISSED'}`);
-  return ratio;
 }
 
 export async function audioBench(): Promise<void> {
-  podcast = await makePodcast();
+  const podcast = await makePodcast();
   console.log(`${MINUTES} min stereo podcast, 48 kHz AAC, default profile:`);
   let verdict = '';
   let treePeakMb = 0;
-  const cli = await rounds(async () => {
-    const t = performance.now();
-    const child = execa(process.execPath, [CLI, 'check', podcast, '--json'], { stdin: 'ignore', reject: false, maxBuffer: 64 * 1024 * 1024 });
-    const rss = watchTreeRss(child.pid!);
-    const result = await child;
-    treePeakMb = Math.max(treePeakMb, rss.stop());
-    verdict = (JSON.parse(String(result.stdout)) as { verdict: string }).verdict;
-    return (performance.now() - t) / 1000;
+  const cli = await rounds(podcast, async () => {
+    const check = await timedProcess(process.execPath, [CLI, 'check', podcast, '--json']);
+    treePeakMb = Math.max(treePeakMb, check.peakMb);
+    verdict = (JSON.parse(check.stdout) as { verdict: string }).verdict;
+    return check.seconds;
   });
   summary(`the CLI as a process, verdict ${verdict}, peak RSS of its process tree ${f(treePeakMb, 0)} MB`, cli);
 
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const inProcess = await rounds(async () => {
+  const inProcess = await rounds(podcast, async () => {
     const t = performance.now();
     await runCheck(podcast, {});
     return (performance.now() - t) / 1000;

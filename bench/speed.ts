@@ -3,32 +3,14 @@
 // the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
 // bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio.
 import { resolve } from 'node:path';
-import { execa } from 'execa';
-import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
-import { watchTreeRss } from './tree-rss.js';
+import { bareDecode, timedProcess } from './tree-rss.js';
 
 /** The default profile's gates without the text gates. */
 const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudness,clipping,dead_air,channel_balance,av_sync';
 const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
 
 const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
-
-interface Timed {
-  seconds: number;
-  peakMb: number;
-}
-
-async function timed(file: string, args: string[]): Promise<Timed & { stdout: string }> {
-  const t = performance.now();
-  const child = execa(file, args, { stdin: 'ignore', reject: false, maxBuffer: 256 * 1024 * 1024 });
-  const rss = watchTreeRss(child.pid!);
-  const result = await child;
-  const peakMb = rss.stop();
-  return { seconds: (performance.now() - t) / 1000, peakMb, stdout: String(result.stdout) };
-}
-
-const bareDecode = (path: string) => timed(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-i', path, '-f', 'null', '-']);
 
 interface Row {
   media: SpeedMedia;
@@ -57,7 +39,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
   const path = await speedMedia(media);
   const args = [CLI, 'check', path, '--json', ...(profile === 'technical' ? ['--checks', TECHNICAL_ONLY] : [])];
   const before = await bareDecode(path);
-  const check = await timed(process.execPath, args);
+  const check = await timedProcess(process.execPath, args);
   const after = await bareDecode(path);
   const bare = (before.seconds + after.seconds) / 2;
   return { media, profile, ratio: check.seconds / bare, check: check.seconds, bare, peakMb: check.peakMb, ocr: profile === 'default' ? ocrOf(check.stdout) : '' };

@@ -165,7 +165,6 @@ describe('meter kernels', () => {
     right[50_000] = Number.NaN;
     const reference = [new ReferenceKWeighting(rate), new ReferenceKWeighting(rate)];
     const pair = new KWeightingPair(rate);
-    const sums = new Float64Array(2);
     // Chunks as the meter gets them; within each, segments of every length up to beyond the kernel's slice.
     for (const [from, to] of [[0, 25_000], [25_000, 25_001], [25_001, 29_000], [29_000, 70_000]]) {
       const first = left.subarray(from, to);
@@ -175,13 +174,13 @@ describe('meter kernels', () => {
       for (const length of [1, 479, 480, 7, 16_384, 16_385, 3]) {
         if (start >= first.length) break;
         const end = Math.min(first.length, start + length);
-        pair.sumsOfSquares(start, end, sums);
+        const sums = pair.sumsOfSquares(start, end);
         expect(sums[0]).toBe(reference[0].sumOfSquares(first, start, end));
         expect(sums[1]).toBe(reference[1].sumOfSquares(second, start, end));
         start = end;
       }
       if (start < first.length) {
-        pair.sumsOfSquares(start, first.length, sums);
+        const sums = pair.sumsOfSquares(start, first.length);
         expect([sums[0], sums[1]]).toEqual([reference[0].sumOfSquares(first, start, first.length), reference[1].sumOfSquares(second, start, first.length)]);
       }
     }
@@ -191,10 +190,9 @@ describe('meter kernels', () => {
     const mono = noise(40_000, 4);
     const reference = new ReferenceKWeighting(48_000);
     const single = new KWeightingPair(48_000, true);
-    const sums = new Float64Array(2);
     single.planes(mono, null);
     for (const [start, end] of [[0, 480], [480, 20_000], [20_000, 40_000]]) {
-      single.sumsOfSquares(start, end, sums);
+      const sums = single.sumsOfSquares(start, end);
       const expected = reference.sumOfSquares(mono, start, end);
       expect(sums[0]).toBe(expected);
       expect(sums[1]).toBe(expected);

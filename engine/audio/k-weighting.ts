@@ -101,10 +101,11 @@ export class KWeightingPair {
   }
 
   /**
-   * Filters frames [start, end) of the planes, the chunk's next ones, and writes the sums of the squared K-weighted
-   * samples to sums[0] (the first channel) and sums[1] (the second; for a single channel, the first's again).
+   * Filters frames [start, end) of the planes, the chunk's next ones. Returns the sums of the squared K-weighted
+   * samples: [0] the first channel's, [1] the second's (for a single channel, the first's again). The array is the
+   * kernel's, valid until the next call.
    */
-  sumsOfSquares(start: number, end: number, sums: Float64Array): void {
+  sumsOfSquares(start: number, end: number): Float64Array {
     this.sums.fill(0);
     for (let at = start; at < end; ) {
       if (at < this.loadedStart || at >= this.loadedEnd) this.load(at);
@@ -113,8 +114,7 @@ export class KWeightingPair {
       this.kernel.run(SAMPLES_BYTE + offset, this.secondByte + offset, until - at);
       at = until;
     }
-    sums[0] = this.sums[0];
-    sums[1] = this.sums[1];
+    return this.sums;
   }
 
   private load(at: number): void {

@@ -109,7 +109,6 @@ export class LoudnessMeter {
   private readonly weights: number[];
   /** The channels with a weight (LFE has none), filtered two at a time: the pairs' channels in order, the last maybe alone. */
   private readonly filters: { pair: KWeightingPair; first: number; second: number | null }[];
-  private readonly pairSums = new Float64Array(2);
   private readonly truePeaks: TruePeakDetector[];
   /** Per-sub-block energies. */
   private readonly energies = new GrowableArray((n) => new Float64Array(n));
@@ -153,9 +152,8 @@ export class LoudnessMeter {
 
   /** Adds the weighted K-weighted energy of every channel's samples [start, end), in channel order. */
   private addEnergy(start: number, end: number): void {
-    const sums = this.pairSums;
     for (const { pair, first, second } of this.filters) {
-      pair.sumsOfSquares(start, end, sums);
+      const sums = pair.sumsOfSquares(start, end);
       this.subBlockEnergy += this.weights[first] * sums[0];
       if (second !== null) this.subBlockEnergy += this.weights[second] * sums[1];
     }

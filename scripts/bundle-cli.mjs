@@ -4,6 +4,7 @@
 // the OCR models, the storage and server packages load WebAssembly, models and native code) stay ordinary imports of the
 // installed package; the small pure-JS packages the CLI needs are bundled.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist/cli';
@@ -21,6 +22,23 @@ const onlyListedPackages = {
       if (!isBare(args.path) || args.importer.includes('/node_modules/')) return undefined;
       return BUNDLED.has(packageOf(args.path)) ? undefined : { path: args.path, external: true };
     });
+  },
+};
+
+/**
+ * zod re-exports every locale (about 60, 370 KB of the bundle) as `z.locales`; the CLI speaks English only, which zod
+ * imports by itself. Without the others the bundle parses about 40 ms sooner at every start.
+ */
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: 'zod-locales', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: join(args.pluginData, '../locales'),
+    }));
   },
 };
 
@@ -42,6 +60,6 @@ await build({
   target: 'node20',
   // Bundled CommonJS packages call require() for Node's built-in modules.
   banner: { js: "import { createRequire as __preflightCreateRequire } from 'node:module'; const require = __preflightCreateRequire(import.meta.url);" },
-  plugins: [onlyListedPackages],
+  plugins: [onlyListedPackages, englishOnly],
   logLevel: 'warning',
 });

@@ -1,5 +1,5 @@
 // The real CLI in a real process: exit codes, outputs on disk, receipts, and bad input that must never crash or hang.
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, statSync, openSync, writeSync, closeSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, statSync, openSync, writeSync, closeSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -306,5 +306,18 @@ describe('--help', () => {
     // The door itself is what they import once the options are read.
     expect(reached('entry/serve-door.js')).toContain('http/serve.js');
     expect(reached('entry/mcp-door.js')).toContain('tools/server.js');
+  });
+
+  it("bundles zod with its English messages only, and they still read in English", async () => {
+    // scripts/bundle-cli.mjs drops zod's other locales (z.locales), which the CLI never selects, from what every start parses.
+    const bundle = resolve(import.meta.dirname, '../dist/cli');
+    const sources = readdirSync(bundle).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(bundle, f), 'utf8'));
+    const locales = sources.flatMap((s) => [...s.matchAll(/^\/\/ node_modules\/zod\/v4\/locales\/([\w-]+)\.js$/gm)].map((m) => m[1]));
+    expect(locales).toEqual(['en']);
+    const manifest = join(work, 'typed-manifest.json');
+    writeFileSync(manifest, JSON.stringify({ segments: [{ start: '0', end: 1 }] }));
+    const r = await cli(['check', await fx.cleanShort(), '--manifest', manifest]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/segments\[0\]\.start: expected number, received string/);
   });
 });

@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { localContrastPicture } from '../engine/ocr/prepare.js';
+import { TextSampler } from '../engine/ocr/sampler.js';
 import { OcrEngine, ocrEngineName, ocrWorkersIdle, ocrWorkersStarted, type OcrPicture } from '../engine/ocr/engine.js';
 import { detectedBoxes, detectionInput } from '../engine/ocr/paddle/detect.js';
 import { modelFiles, nativeRuntime, ocrRuntime } from '../engine/ocr/paddle/models.js';
@@ -124,6 +125,27 @@ describe('OcrEngine', () => {
       expect(ocrWorkersStarted()).toBe(spare > 0 ? started : started + 1);
     } finally {
       await third.close();
+    }
+  });
+
+  it('has the models loading as soon as a sampler is made, before its first frame, and reads with that worker', async () => {
+    const idle = ocrWorkersIdle();
+    const started = ocrWorkersStarted();
+    const sampler = new TextSampler({ width: 960, height: 540, fps: 2, durationSeconds: 1, startSeconds: 0 });
+    try {
+      // The worker of an ended check was taken, or a new one is loading.
+      expect(ocrWorkersIdle() < idle || ocrWorkersStarted() === started + 1).toBe(true);
+      const loading = ocrWorkersStarted();
+      const picture = await captionPicture();
+      const rgb = new Uint8Array(picture.width * picture.height * 3);
+      picture.gray.forEach((v, i) => rgb.fill(v, i * 3, i * 3 + 3));
+      sampler.push(rgb);
+      sampler.push(rgb);
+      const text = await sampler.finish();
+      expect(text.tracks.map((t) => t.text)).toEqual(['Welcome to the show']);
+      expect(ocrWorkersStarted()).toBe(loading);
+    } finally {
+      await sampler.abort();
     }
   });
 

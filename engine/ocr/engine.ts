@@ -152,14 +152,28 @@ export class OcrEngine {
     if (!this.worker) {
       this.worker = borrowIdle();
       if (this.worker) return this.worker;
-      // Loaded with the first picture to read, not with the engine: a check without OCR never pays for it.
+      // Loaded when a check first needs it (warm), not with the engine: a check without OCR never pays for it.
       const files = modelFiles();
+      const runtime = ocrRuntime();
       workersStarted++;
       let leave = () => {};
       const gone = new Promise<'gone'>((resolve) => (leave = () => resolve('gone')));
-      this.worker = { worker: new InferenceWorker(files, ocrRuntime()), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
+      this.worker = { worker: new InferenceWorker(files, runtime), alphabet: alphabetOf(readFileSync(files.dictionary, 'utf8')), retired: false, gone, leave };
     }
     return this.worker;
+  }
+
+  /**
+   * Starts loading the models now (a worker whose check ended is taken instead, when one waits): the caller will read a
+   * picture soon, and the load, about half a second, then runs while the decoder starts rather than after it.
+   */
+  warm(): void {
+    if (this.closed) return;
+    try {
+      this.start();
+    } catch {
+      // A runtime that cannot start (a misconfigured PREFLIGHT_OCR_RUNTIME) is reported by the first read, as before.
+    }
   }
 
   /**

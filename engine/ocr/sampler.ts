@@ -234,6 +234,8 @@ export class TextSampler {
     this.grid = new CellGrid(opts.width, opts.height);
     this.thumbnailer = new Thumbnailer(opts.width, opts.height);
     this.reference = new ReadReference(this.grid);
+    // The first frame is always read: the models load while the decoder starts and reaches it.
+    this.engine.warm();
   }
 
   /** OCR calls queued or running; the decode pass pauses its pipe while this is high. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/storage/migrations/index.js';
 import { pgliteTemplatePath, pgliteVersion } from '../src/storage/pglite-template.js';
-import { openSql } from '../src/storage/sql.js';
+import { openSql, PGLITE_SHARED_BUFFERS } from '../src/storage/sql.js';
 
 const dirs: string[] = [];
 const newDir = () => {
@@ -42,6 +42,18 @@ describe('the embedded database template', () => {
       expect(await again.query('SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('runs new, reopened and in-memory databases with small shared buffers (PGlite zeroes and keeps all of them)', async () => {
+    const dir = newDir();
+    for (const options of [{ dir }, { dir }, { dir: null }]) {
+      const sql = await openSql(options);
+      try {
+        expect(await sql.query('SHOW shared_buffers')).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
+      } finally {
+        await sql.close();
+      }
     }
   });
 });

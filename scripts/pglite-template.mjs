@@ -1,6 +1,6 @@
 // `npm run build`, after tsc: initialises and migrates an embedded database once and keeps its data dir as a template
-// (dist/pglite-template/), so that a new PREFLIGHT_HOME's database loads in about a second instead of running PGlite's
-// initdb (about 5 s of CPU) at every first start.
+// (dist/pglite-template/), so that a new PREFLIGHT_HOME's database loads in under a second instead of running
+// PGlite's initdb (about 5 s of CPU) at every first start.
 import { Buffer } from 'node:buffer';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,12 @@ rmSync(dirname(target), { recursive: true, force: true });
 const dir = mkdtempSync(join(tmpdir(), 'preflight-pglite-template-'));
 try {
   const db = await openDatabase({ dir });
+  // The store lives in the `postgres` database and never creates another, so the two template databases initdb makes
+  // (half of the data dir) are dropped: every new data dir would otherwise unpack and write them at its first open.
+  for (const name of ['template0', 'template1']) {
+    await db.sql.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+    await db.sql.exec(`DROP DATABASE ${name}`);
+  }
   const dump = await db.sql.db.dumpDataDir('gzip');
   await db.close();
   mkdirSync(dirname(target), { recursive: true });

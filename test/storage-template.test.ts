@@ -56,4 +56,14 @@ describe('the embedded database template', () => {
       }
     }
   });
+
+  it('gives a new data dir only the database the store uses, with its WAL in 1 MB segments', async () => {
+    const sql = await openSql({ dir: newDir() });
+    try {
+      expect(await sql.query('SELECT datname FROM pg_database ORDER BY datname')).toEqual([{ datname: 'postgres' }]);
+      expect(await sql.query('SHOW wal_segment_size')).toEqual([{ wal_segment_size: '1MB' }]);
+    } finally {
+      await sql.close();
+    }
+  });
 });

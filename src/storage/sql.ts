@@ -174,6 +174,9 @@ export async function openSql(options: OpenSqlOptions): Promise<SqlClient> {
 export const PGLITE_SHARED_BUFFERS = '16MB';
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
 
+/** WAL in 1 MB segments, not 16: a new data dir (and the build's template) then carries a few MB of WAL, not 16. */
+const PGLITE_INITDB_PARAMS = ['--wal-segsize=1'];
+
 /**
  * Opens the embedded engine in `dir` (memory when null). A new database is loaded from the build's template when there
  * is one for this PGlite; should that fail, it is initialised afresh.
@@ -189,5 +192,5 @@ async function openPglite(dir: string | null): Promise<PGlite> {
       if (dir) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
     }
   }
-  return PGlite.create(dir ?? undefined, { startParams: PGLITE_START_PARAMS });
+  return PGlite.create(dir ?? undefined, { startParams: PGLITE_START_PARAMS, initDbStartParams: PGLITE_INITDB_PARAMS });
 }

@@ -14,12 +14,6 @@ rmSync(dirname(target), { recursive: true, force: true });
 const dir = mkdtempSync(join(tmpdir(), 'preflight-pglite-template-'));
 try {
   const db = await openDatabase({ dir });
-  // The store lives in the `postgres` database and never creates another, so the two template databases initdb makes
-  // (half of the data dir) are dropped: every new data dir would otherwise unpack and write them at its first open.
-  for (const name of ['template0', 'template1']) {
-    await db.sql.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
-    await db.sql.exec(`DROP DATABASE ${name}`);
-  }
   const dump = await db.sql.db.dumpDataDir('gzip');
   await db.close();
   mkdirSync(dirname(target), { recursive: true });

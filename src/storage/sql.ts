@@ -178,12 +178,24 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers
 const PGLITE_INITDB_PARAMS = ['--wal-segsize=1'];
 
 /**
+ * The store lives in the `postgres` database and never creates another, so a database initialised afresh drops the two
+ * template databases initdb makes: half of its data dir, and of the build's template that every new data dir unpacks.
+ */
+async function dropTemplateDatabases(db: PGlite): Promise<void> {
+  for (const name of ['template0', 'template1']) {
+    await db.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+    await db.exec(`DROP DATABASE ${name}`);
+  }
+}
+
+/**
  * Opens the embedded engine in `dir` (memory when null). A new database is loaded from the build's template when there
  * is one for this PGlite; should that fail, it is initialised afresh.
  */
 async function openPglite(dir: string | null): Promise<PGlite> {
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const template = dir && existsSync(join(dir, 'PG_VERSION')) ? null : pgliteTemplate();
+  const isNew = !dir || !existsSync(join(dir, 'PG_VERSION'));
+  const template = isNew ? pgliteTemplate() : null;
   if (template) {
     try {
       return await PGlite.create(dir ?? undefined, { loadDataDir: template, startParams: PGLITE_START_PARAMS });
@@ -192,5 +204,7 @@ async function openPglite(dir: string | null): Promise<PGlite> {
       if (dir) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
     }
   }
-  return PGlite.create(dir ?? undefined, { startParams: PGLITE_START_PARAMS, initDbStartParams: PGLITE_INITDB_PARAMS });
+  const db = await PGlite.create(dir ?? undefined, { startParams: PGLITE_START_PARAMS, initDbStartParams: PGLITE_INITDB_PARAMS });
+  if (isNew) await dropTemplateDatabases(db);
+  return db;
 }

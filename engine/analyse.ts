@@ -1,13 +1,14 @@
 // The single decode pass: ONE ffmpeg process decodes the media once and streams every signal the selected gates
 // need through extra pipes (downscaled luma frames, float PCM, sparse full-picture samples); all measuring happens here
 // in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
+import type { StdioOptions } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 import { createAudioAnalysis, wantsPipeReader, type AudioAnalysis } from './audio/audio-analysis.js';
 import { openPipePair } from './ffmpeg/pipe-pair.js';
 import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
+import { spawnTool, type SpawnedTool } from './ffmpeg/run.js';
 import type { AudioSignals, MediaInfo, SignalNeed, Signals, VideoSignals } from './types.js';
 import { VideoFrameAccumulator } from './video/frame-stats.js';
 import { OCR_STREAM_FPS, ocrPictureSize, TextSampler } from './ocr/sampler.js';
@@ -225,20 +226,12 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   // Long audio goes to the meter threads through a pipe a thread of theirs reads (the PCM is most of the bytes).
   const audioPipe = p.audio && wantsPipeReader(media.durationSeconds) ? await openPipePair() : null;
   if (p.audio && audioPipe) extraPipes[p.audio.fd - 3] = audioPipe.writeFd;
-  // execa hands a descriptor number to spawn as it is; its types list only the numbers 3 to 9.
-  const stdio = ['ignore', 'ignore', 'pipe', ...extraPipes] as unknown as ['ignore', 'ignore', 'pipe', ...'pipe'[]];
+  const stdio: StdioOptions = ['ignore', 'ignore', 'pipe', ...extraPipes];
 
-  let subprocess;
+  let decoder: SpawnedTool;
   try {
-    subprocess = execa(ffmpegPath(), p.args, {
-      stdio,
-      cancelSignal: opts.signal,
-      timeout: timeoutFor(media),
-      forceKillAfterDelay: 2000,
-      reject: false,
-      // Streams are consumed as they arrive; buffering them would hold the whole decoded media in memory.
-      buffer: false,
-    });
+    // Streams are consumed as they arrive; buffering them would hold the whole decoded media in memory.
+    decoder = spawnTool(ffmpegPath(), p.args, { stdio, timeoutMs: timeoutFor(media), signal: opts.signal });
   } catch (err) {
     if (audioPipe) closeSync(audioPipe.readFd);
     throw err;
@@ -246,7 +239,8 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     // The decoder holds the write end now; the reader sees the pipe end when the decoder exits.
     if (audioPipe) closeSync(audioPipe.writeFd);
   }
-  const pipes = subprocess.stdio as unknown as Readable[];
+  const subprocess = decoder.child;
+  const pipes = subprocess.stdio as Readable[];
   let stderr = '';
   pipes[2].on('data', (chunk: Buffer) => {
     if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
@@ -347,7 +341,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     });
   }
 
-  const result = await subprocess;
+  const result = await decoder.exit;
   clearInterval(watchdog);
   if (audioProgress) clearInterval(audioProgress);
   try {
@@ -360,7 +354,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     const measured = audioAnalysis ? await audioAnalysis.finish() : null;
     const samples = measured?.stats.frames ?? 0;
     if (result.exitCode !== 0 && frames === 0 && samples === 0 && !text?.samples) {
-      const why = lastLine(stderr);
+      const why = lastLine(stderr) || result.spawnError?.message;
       throw new EngineError('unsupported_media', `ffmpeg could not decode ${media.path}${why ? `: ${why}` : ''}.`);
     }
 

@@ -2,6 +2,7 @@
 import { analyse } from './analyse.js';
 import { checkCoverage, isDeliveryProfile, mediaShapeOf, requiredGates, sidecarsGiven, type MediaShape, type SidecarName } from './delivery-requirements.js';
 import { EngineError } from './errors.js';
+import { ffmpegPath } from './ffmpeg/binaries.js';
 import { ffmpegIdentity } from './ffmpeg/capabilities.js';
 import { readsSidecars } from './gates/define.js';
 import { gateById, parseChecks } from './gates/index.js';
@@ -122,12 +123,6 @@ function sidecarOnlyMedia(sidecars: EngineSidecars): MediaInfo {
   };
 }
 
-/** `main`'s value, failing as soon as `alongside` fails, without waiting for `alongside` to succeed. */
-async function unlessFails<T>(main: Promise<T>, alongside: Promise<unknown>): Promise<T> {
-  const [value] = await Promise.all([main, Promise.race([alongside, main])]);
-  return value;
-}
-
 function hasSidecars(s: EngineSidecars | undefined): boolean {
   return Boolean(s && (s.manifest || s.transcript || s.watchlist || s.expectedScript || s.chunkSidecars));
 }
@@ -144,10 +139,10 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
     throw new EngineError('missing_media', 'Give a media file, or sidecars (manifest, transcript, watchlist, expected script, sidecar dir) for a sidecar-only check.');
   }
   progress(0, 'probe');
-  // The ffmpeg version is for the report: the decode starts without waiting for it, though a missing ffmpeg still fails here.
-  const probed = path === null ? Promise.resolve(sidecarOnlyMedia(opts.sidecars!)) : probe(path, opts.signal);
-  const ffmpeg = ffmpegIdentity();
-  const media = await unlessFails(probed, ffmpeg);
+  // A missing ffmpeg fails here. Its version is for the report: asked for once the decode has started, whose start its
+  // spawn would otherwise delay.
+  if (path !== null) ffmpegPath();
+  const media = path === null ? sidecarOnlyMedia(opts.sidecars!) : await probe(path, opts.signal);
   await opts.afterProbe?.(media);
   const autoResolved = resolveProfile(opts.profile, media);
   const shape = path === null ? null : mediaShapeOf(media);
@@ -158,11 +153,8 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   progress(5, 'analyse');
   const needs = signalNeeds(gates, media, autoResolved.deliveryProfile.id as DeliveryProfileId);
   const noSignals: Signals = { video: null, audio: null, analysisMs: 0 };
-  const [signals, sha256, ffmpegUsed] = await Promise.all([
-    path === null ? noSignals : analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') }),
-    path === null ? '' : (opts.sha256 ?? sha256File(path)),
-    ffmpeg,
-  ]);
+  const analysed = path === null ? noSignals : analyse(media, { needs, signal: opts.signal, onProgress: (f) => progress(5 + Math.floor(f * 90), 'analyse') });
+  const [signals, sha256, ffmpegUsed] = await Promise.all([analysed, path === null ? '' : (opts.sha256 ?? sha256File(path)), ffmpegIdentity()]);
   if (opts.signal?.aborted) throw new EngineError('cancelled', 'The check was cancelled.');
   const tAnalyse = performance.now();
   const audioContent = signals.audio ? classifyAudioContent(signals.audio.stats.envelope) : null;

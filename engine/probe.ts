@@ -196,6 +196,12 @@ function assertReadableFile(path: string): number {
 /** Reads the container with ffprobe (no decode) and describes what a check can analyse. */
 export async function probe(path: string, signal?: AbortSignal): Promise<MediaInfo> {
   const sizeBytes = assertReadableFile(path);
+  // The container read starts first: the decode waits for its answer, and a spawn holds the event loop ~6 ms.
+  const container = runTool(
+    ffprobePath(),
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', path],
+    { timeoutMs: PROBE_TIMEOUT_MS, signal },
+  );
   // The frame-rate scan of the file's video runs beside the container read rather than after it, so the decode starts
   // sooner; it is used only when the file has exactly one video stream (then `v` selects just what the stream's index
   // would) and stopped otherwise.
@@ -205,19 +211,15 @@ export async function probe(path: string, signal?: AbortSignal): Promise<MediaIn
   const stopEarly = () => early.abort();
   signal?.addEventListener('abort', stopEarly, { once: true });
   try {
-    return await probeWith(path, sizeBytes, videoPackets, signal);
+    return await probeWith(path, sizeBytes, container, videoPackets, signal);
   } finally {
     signal?.removeEventListener('abort', stopEarly);
     early.abort();
   }
 }
 
-async function probeWith(path: string, sizeBytes: number, videoPackets: Promise<RunResult>, signal?: AbortSignal): Promise<MediaInfo> {
-  const result = await runTool(
-    ffprobePath(),
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', path],
-    { timeoutMs: PROBE_TIMEOUT_MS, signal },
-  );
+async function probeWith(path: string, sizeBytes: number, container: Promise<RunResult>, videoPackets: Promise<RunResult>, signal?: AbortSignal): Promise<MediaInfo> {
+  const result = await container;
   let parsed: z.infer<typeof ProbeSchema>;
   try {
     parsed = ProbeSchema.parse(JSON.parse(result.stdout || '{}'));

@@ -6,7 +6,7 @@
 import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { runTool } from './run.js';
 
 export interface PipePair {
   /** Blocking read end, for a worker thread (libuv opens it close-on-exec). */
@@ -20,7 +20,7 @@ export async function openPipePair(): Promise<PipePair | null> {
   const dir = mkdtempSync(join(tmpdir(), 'preflight-pipe-'));
   const path = join(dir, 'pcm');
   try {
-    await execa('mkfifo', ['-m', '600', path], { stdin: 'ignore', timeout: 10_000 });
+    if ((await runTool('mkfifo', ['-m', '600', path], { timeoutMs: 10_000 })).exitCode !== 0) return null;
     // Opening one end alone blocks until the other is open. Held open for reading and writing at once (which does not
     // block), the FIFO lets each end then open in blocking mode without waiting; the holder is closed after.
     const holder = openSync(path, constants.O_RDWR);

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { runCheck } from '../engine/check.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { baseline } from './baseline.js';
 import { bareDecode, timedProcess } from './tree-rss.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
@@ -48,14 +49,23 @@ interface Round {
   decode: number;
 }
 
-/** ROUNDS interleaved decode / check / decode rounds of `file`; each check is divided by the mean of the decodes beside it. */
-async function rounds(file: string, check: () => Promise<number>): Promise<Round[]> {
-  const out: Round[] = [];
+/**
+ * ROUNDS interleaved decode / check / decode rounds of `file`; each check is divided by the mean of the decodes beside
+ * it. `others` (a baseline build's check) run in the same rounds, between the same decodes, and get rounds of their own.
+ */
+async function rounds(file: string, check: () => Promise<number>, ...others: (() => Promise<number>)[]): Promise<Round[][]> {
+  const out: Round[][] = [check, ...others].map(() => []);
   let before = (await bareDecode(file)).seconds;
+  const runs = [check, ...others];
   for (let round = 0; round < ROUNDS; round++) {
-    const seconds = await check();
+    // Each run goes first in turn.
+    const seconds: number[] = [];
+    for (let k = 0; k < runs.length; k++) {
+      const i = (k + round) % runs.length;
+      seconds[i] = await runs[i]();
+    }
     const after = (await bareDecode(file)).seconds;
-    out.push({ check: seconds, decode: (before + after) / 2 });
+    seconds.forEach((s, i) => out[i].push({ check: s, decode: (before + after) / 2 }));
     before = after;
   }
   return out;
@@ -71,19 +81,22 @@ function summary(label: string, measured: Round[]): void {
 export async function audioBench(): Promise<void> {
   const podcast = await makePodcast();
   console.log(`${MINUTES} min stereo podcast, 48 kHz AAC, default profile:`);
-  let verdict = '';
-  let treePeakMb = 0;
-  const cli = await rounds(podcast, async () => {
-    const check = await timedProcess(process.execPath, [CLI, 'check', podcast, '--json']);
-    treePeakMb = Math.max(treePeakMb, check.peakMb);
-    verdict = (JSON.parse(check.stdout) as { verdict: string }).verdict;
+  const base = baseline();
+  const peaks: number[] = [];
+  const verdicts: string[] = [];
+  const cliRun = (cli: string, k: number) => async () => {
+    const check = await timedProcess(process.execPath, [cli, 'check', podcast, '--json']);
+    peaks[k] = Math.max(peaks[k] ?? 0, check.peakMb);
+    verdicts[k] = (JSON.parse(check.stdout) as { verdict: string }).verdict;
     return check.seconds;
-  });
-  summary(`the CLI as a process, verdict ${verdict}, peak RSS of its process tree ${f(treePeakMb, 0)} MB`, cli);
+  };
+  const [cli, before] = await rounds(podcast, cliRun(CLI, 0), ...(base ? [cliRun(base.cli, 1)] : []));
+  summary(`the CLI as a process, verdict ${verdicts[0]}, peak RSS of its process tree ${f(peaks[0], 0)} MB`, cli);
+  if (base) summary(`${base.label}'s CLI in the same rounds, verdict ${verdicts[1]}, peak RSS of its process tree ${f(peaks[1], 0)} MB`, before);
 
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const inProcess = await rounds(podcast, async () => {
+  const [inProcess] = await rounds(podcast, async () => {
     const t = performance.now();
     await runCheck(podcast, {});
     return (performance.now() - t) / 1000;

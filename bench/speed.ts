@@ -1,9 +1,11 @@
 // Issue 16's figures: a check's cost against a bare decode of the same file by the same ffmpeg, from outside (the CLI
 // as a process, start-up included), for the default profile (OCR included) and for the technical gates alone, with
 // the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
-// bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio.
+// bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio. With
+// PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
 import { resolve } from 'node:path';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
+import { baseline } from './baseline.js';
 import { bareDecode, timedProcess } from './tree-rss.js';
 
 /** The default profile's gates without the text gates. */
@@ -12,14 +14,29 @@ const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
 
 const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
 
-interface Row {
-  media: SpeedMedia;
-  profile: 'default' | 'technical';
+interface Measured {
   ratio: number;
   check: number;
-  bare: number;
   peakMb: number;
+  /** The report's verdict; null when the CLI printed no report. */
+  verdict: string | null;
+}
+
+function verdictOf(stdout: string): string | null {
+  try {
+    return (JSON.parse(stdout) as { verdict?: string }).verdict ?? null;
+  } catch {
+    return null;
+  }
+}
+
+interface Row extends Measured {
+  media: SpeedMedia;
+  profile: 'default' | 'technical';
+  bare: number;
   ocr: string;
+  /** The same check by the baseline build (PREFLIGHT_BENCH_BASELINE), between the same bare decodes. */
+  before: Measured | null;
 }
 
 function ocrOf(stdout: string): string {
@@ -35,20 +52,42 @@ function ocrOf(stdout: string): string {
   }
 }
 
+let measured = 0;
+
 async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row> {
   const path = await speedMedia(media);
-  const args = [CLI, 'check', path, '--json', ...(profile === 'technical' ? ['--checks', TECHNICAL_ONLY] : [])];
-  const before = await bareDecode(path);
-  const check = await timedProcess(process.execPath, args);
-  const after = await bareDecode(path);
-  const bare = (before.seconds + after.seconds) / 2;
-  return { media, profile, ratio: check.seconds / bare, check: check.seconds, bare, peakMb: check.peakMb, ocr: profile === 'default' ? ocrOf(check.stdout) : '' };
+  const args = (cli: string) => [cli, 'check', path, '--json', ...(profile === 'technical' ? ['--checks', TECHNICAL_ONLY] : [])];
+  const base = baseline();
+  const decodeBefore = await bareDecode(path);
+  // With a baseline, the two builds take turns going first.
+  const baseFirst = base !== null && measured++ % 2 === 1;
+  const early = base && baseFirst ? await timedProcess(process.execPath, args(base.cli)) : null;
+  const check = await timedProcess(process.execPath, args(CLI));
+  const late = base && !baseFirst ? await timedProcess(process.execPath, args(base.cli)) : null;
+  const decodeAfter = await bareDecode(path);
+  const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
+  const other = early ?? late;
+  return {
+    media,
+    profile,
+    ratio: check.seconds / bare,
+    check: check.seconds,
+    bare,
+    peakMb: check.peakMb,
+    verdict: verdictOf(check.stdout),
+    ocr: profile === 'default' ? ocrOf(check.stdout) : '',
+    before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peakMb, verdict: verdictOf(other.stdout) } : null,
+  };
 }
 
 const f = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 const PROFILES = ['default', 'technical'] as const;
+
+const verdictText = (m: Measured) => (m.verdict ? `verdict ${m.verdict}` : 'NO REPORT');
+const beforeText = (row: Row) =>
+  row.before ? `; ${baseline()!.label}: ${f(row.before.ratio)}×, check ${f(row.before.check)} s, ${f(row.before.peakMb, 0)} MB, ${verdictText(row.before)}` : '';
 
 /**
  * `minutes` defaults to 1 and 10 (PREFLIGHT_BENCH_MINUTES=1,10,60 adds the hour); PREFLIGHT_BENCH_MEDIA=screen-720p,...
@@ -80,7 +119,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)})${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }
@@ -91,8 +130,10 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
       if (same.length < 2) continue;
       const ratios = same.map((r) => r.ratio);
       const spread = Math.max(...ratios) / Math.min(...ratios) - 1;
+      const before = same.every((r) => r.before) ? same.map((r) => r.before!.ratio) : null;
+      const beforeSpread = before ? `; ${baseline()!.label}: spread ${f((Math.max(...before) / Math.min(...before) - 1) * 100, 0)} %` : '';
       console.log(
-        `linearity, ${k.height}p ${k.kind}, ${profile}: ratios ${same.map((r) => `${r.media.minutes} min ${f(r.ratio)}×`).join(', ')}; spread ${f(spread * 100, 0)} % (target ≤ ${TARGET.linearity * 100} %: ${verdict(spread <= TARGET.linearity)})`,
+        `linearity, ${k.height}p ${k.kind}, ${profile}: ratios ${same.map((r) => `${r.media.minutes} min ${f(r.ratio)}×`).join(', ')}; spread ${f(spread * 100, 0)} % (target ≤ ${TARGET.linearity * 100} %: ${verdict(spread <= TARGET.linearity)})${beforeSpread}`,
       );
     }
   }

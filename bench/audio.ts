@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { runCheck } from '../engine/check.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
-import { baseline } from './baseline.js';
+import { baseline, inTurn } from './baseline.js';
 import { bareDecode, timedProcess } from './tree-rss.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
@@ -54,16 +54,11 @@ interface Round {
  * it. `others` (a baseline build's check) run in the same rounds, between the same decodes, and get rounds of their own.
  */
 async function rounds(file: string, check: () => Promise<number>, ...others: (() => Promise<number>)[]): Promise<Round[][]> {
-  const out: Round[][] = [check, ...others].map(() => []);
-  let before = (await bareDecode(file)).seconds;
   const runs = [check, ...others];
+  const out: Round[][] = runs.map(() => []);
+  let before = (await bareDecode(file)).seconds;
   for (let round = 0; round < ROUNDS; round++) {
-    // Each run goes first in turn.
-    const seconds: number[] = [];
-    for (let k = 0; k < runs.length; k++) {
-      const i = (k + round) % runs.length;
-      seconds[i] = await runs[i]();
-    }
+    const seconds = await inTurn(runs, round);
     const after = (await bareDecode(file)).seconds;
     seconds.forEach((s, i) => out[i].push({ check: s, decode: (before + after) / 2 }));
     before = after;

@@ -25,3 +25,13 @@ export function baseline(): Baseline | null {
   const git = execaSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { reject: false });
   return (found = { cli, label: git.exitCode === 0 ? `baseline ${String(git.stdout).trim()}` : `baseline ${root}` });
 }
+
+/** Runs `runs` one after another, starting with run `turn` (mod their count), and answers their results in their own order. */
+export async function inTurn<T>(runs: (() => Promise<T>)[], turn: number): Promise<T[]> {
+  const out: T[] = [];
+  for (let k = 0; k < runs.length; k++) {
+    const i = (k + turn) % runs.length;
+    out[i] = await runs[i]();
+  }
+  return out;
+}

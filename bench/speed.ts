@@ -5,7 +5,7 @@
 // PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
 import { resolve } from 'node:path';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
-import { baseline } from './baseline.js';
+import { baseline, inTurn } from './baseline.js';
 import { bareDecode, timedProcess } from './tree-rss.js';
 
 /** The default profile's gates without the text gates. */
@@ -57,16 +57,12 @@ let measured = 0;
 async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row> {
   const path = await speedMedia(media);
   const args = (cli: string) => [cli, 'check', path, '--json', ...(profile === 'technical' ? ['--checks', TECHNICAL_ONLY] : [])];
-  const base = baseline();
+  const clis = [CLI, ...(baseline() ? [baseline()!.cli] : [])];
   const decodeBefore = await bareDecode(path);
   // With a baseline, the two builds take turns going first.
-  const baseFirst = base !== null && measured++ % 2 === 1;
-  const early = base && baseFirst ? await timedProcess(process.execPath, args(base.cli)) : null;
-  const check = await timedProcess(process.execPath, args(CLI));
-  const late = base && !baseFirst ? await timedProcess(process.execPath, args(base.cli)) : null;
+  const [check, other] = await inTurn(clis.map((cli) => () => timedProcess(process.execPath, args(cli))), measured++);
   const decodeAfter = await bareDecode(path);
   const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
-  const other = early ?? late;
   return {
     media,
     profile,
@@ -84,6 +80,9 @@ const f = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 const PROFILES = ['default', 'technical'] as const;
+
+/** How far apart ratios are: the largest over the smallest, less one. */
+const spreadOf = (ratios: number[]) => Math.max(...ratios) / Math.min(...ratios) - 1;
 
 const verdictText = (m: Measured) => (m.verdict ? `verdict ${m.verdict}` : 'NO REPORT');
 const beforeText = (row: Row) =>
@@ -128,10 +127,8 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
     for (const profile of profiles) {
       const same = rows.filter((r) => r.media.kind === k.kind && r.media.height === k.height && r.profile === profile);
       if (same.length < 2) continue;
-      const ratios = same.map((r) => r.ratio);
-      const spread = Math.max(...ratios) / Math.min(...ratios) - 1;
-      const before = same.every((r) => r.before) ? same.map((r) => r.before!.ratio) : null;
-      const beforeSpread = before ? `; ${baseline()!.label}: spread ${f((Math.max(...before) / Math.min(...before) - 1) * 100, 0)} %` : '';
+      const spread = spreadOf(same.map((r) => r.ratio));
+      const beforeSpread = same.every((r) => r.before) ? `; ${baseline()!.label}: spread ${f(spreadOf(same.map((r) => r.before!.ratio)) * 100, 0)} %` : '';
       console.log(
         `linearity, ${k.height}p ${k.kind}, ${profile}: ratios ${same.map((r) => `${r.media.minutes} min ${f(r.ratio)}×`).join(', ')}; spread ${f(spread * 100, 0)} % (target ≤ ${TARGET.linearity * 100} %: ${verdict(spread <= TARGET.linearity)})${beforeSpread}`,
       );

@@ -34,8 +34,10 @@ describe.skipIf(!POSTGRES_URL)(`scale-out on a Postgres server${POSTGRES_URL ? '
   let key: string;
   let media: string;
 
-  const createJob = async (idempotencyKey: string) =>
-    api(server, 'POST', '/v1/qc/jobs', { key, body: { upload_id: media, process_async: true, reuse: false, idempotency_key: idempotencyKey }, timeoutMs: 30_000 });
+  let longMedia: string;
+
+  const createJob = async (idempotencyKey: string, uploadId = media) =>
+    api(server, 'POST', '/v1/qc/jobs', { key, body: { upload_id: uploadId, process_async: true, reuse: false, idempotency_key: idempotencyKey }, timeoutMs: 30_000 });
   const waitFinished = (jobId: string, timeoutMs = 90_000) =>
     until(`job ${jobId} to finish`, async () => {
       const job = await db.jobs.get(jobId);
@@ -79,8 +81,10 @@ describe.skipIf(!POSTGRES_URL)(`scale-out on a Postgres server${POSTGRES_URL ? '
     key = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'scale', workspace_id: 'ws_scale', plan_id: 'network' } })).json.apiKey;
     const hook = await api(server, 'POST', '/v1/webhooks', { key, body: { url: receiverUrl, event_types: ['job.completed', 'job.failed'] } });
     expect(hook.status, hook.text).toBe(201);
-    // Two minutes of audio: a check of a second or two, cheap beside a video's (OCR), long enough to be killed in.
+    // Two minutes of audio: a check of under a second, cheap beside a video's (OCR). Ten minutes: a check of seconds,
+    // for the jobs a test stops while they run (the short check can end between seeing it run and stopping it).
     media = await uploadFile(server, key, await fx.podcastOf(121, 440));
+    longMedia = await uploadFile(server, key, await fx.longTone());
   }, 180_000);
 
   afterAll(async () => {
@@ -94,7 +98,9 @@ describe.skipIf(!POSTGRES_URL)(`scale-out on a Postgres server${POSTGRES_URL ? '
 
   it('runs 8 async jobs on two workers; one killed mid-job loses no job and none runs twice; the ledger matches', async () => {
     const [first, second] = workers;
-    const created = await Promise.all(Array.from({ length: JOBS }, (_, i) => createJob(`scale-${i}`)));
+    // The first two jobs, one per worker, are the long ones: the first worker is still in one when it is killed.
+    const created = [];
+    for (let i = 0; i < JOBS; i++) created.push(await createJob(`scale-${i}`, i < 2 ? longMedia : media));
     expect(created.map((c) => c.status)).toEqual(created.map(() => 202));
     const ids = created.map((c) => c.json.jobId as string);
 
@@ -184,7 +190,7 @@ describe.skipIf(!POSTGRES_URL)(`scale-out on a Postgres server${POSTGRES_URL ? '
     // One worker left (the first was killed above), started with --grace 0: SIGTERM hands its running job back at once.
     const worker = workers[1]!;
     await workers[0]!.stop('SIGKILL');
-    const job = (await createJob('handed-back')).json.jobId as string;
+    const job = (await createJob('handed-back', longMedia)).json.jobId as string;
     await until('the worker to run the job', async () => (await db.jobs.get(job))?.status === 'running', 60_000, 50).catch((err: Error) => {
       throw new Error(`${err.message}\n${worker.stderr()}`);
     });

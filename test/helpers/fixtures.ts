@@ -111,3 +111,7 @@ export const superWhiteBroadcast = () =>
 /** Podcast-style audio of `seconds` with a tone of `hz` (distinct files for distinct tones), AAC: for metering tests. */
 export const podcastOf = (seconds: number, hz: number) =>
   generate(`podcast-${seconds}s-${hz}hz.m4a`, ['-f', 'lavfi', '-i', `aevalsrc=exprs='0.15849*sin(2*PI*${hz}*t)|0.15849*sin(2*PI*${hz}*t)':s=48000:d=${seconds}`, '-c:a', 'aac', '-b:a', '64k']);
+
+/** Ten minutes of a stereo tone, AAC: a check of a few seconds, for tests that must catch a job while it runs. */
+export const longTone = () =>
+  generate('long-tone-600s.m4a', ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=600', '-ac', '2', '-c:a', 'aac', '-b:a', '64k']);

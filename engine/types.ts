@@ -87,6 +87,12 @@ export interface VideoFrameStats {
   changedShare: number;
 }
 
+/**
+ * Every analysis frame's statistics, one column per measure (`diff[i]` is frame i's): 40 bytes a frame, where an
+ * object a frame costs about 100 and an hour at 30 fps has 108,000 frames.
+ */
+export type VideoFrameSeries = { readonly [K in keyof VideoFrameStats]: Float64Array } & { readonly length: number };
+
 export interface VideoSignals {
   /** Analysis frame rate (constant after the engine's fps filter). */
   fps: number;
@@ -96,7 +102,7 @@ export interface VideoSignals {
   /** Analysis picture size (downscaled luma). */
   width: number;
   height: number;
-  frames: VideoFrameStats[];
+  frames: VideoFrameSeries;
   /** Luma stills sampled evenly through the programme (at most 240), for contact sheets in the visual report. */
   stills: { atSeconds: number; gray: Uint8Array }[];
   /** Repeated (looped) sequences found during the pass, above the engine's detection floor (engine/video/loops.ts). */

@@ -4,6 +4,7 @@ import { DELIVERY_PROFILES, DELIVERY_PROFILE_IDS, type DeliveryProfileId } from 
 import { GATES, thresholdsFor } from '../engine/gates/index.js';
 import { manifestFromJson } from '../engine/sidecars/formats/manifest.js';
 import type { FlagDraft, GateResult, GateThresholds, MediaInfo, Signals, VideoSignals } from '../engine/types.js';
+import { frameSeriesOf } from '../engine/video/frame-series.js';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -15,7 +16,7 @@ const NO_SIGNALS: Signals = { video: null, audio: null, analysisMs: 0 };
 
 function signalsWithRepeats(repeats: VideoSignals['repeats'], durationSeconds = 120): Signals {
   const frameCount = durationSeconds * 25;
-  const frames = Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05, peakChange: 12, changedShare: 1 }));
+  const frames = frameSeriesOf(Array.from({ length: frameCount }, () => ({ mean: 0.5, darkFraction: 0, diff: 0.05, peakChange: 12, changedShare: 1 })));
   const video = videoSignals({ frameCount, frames, repeats });
   return { video, audio: null, analysisMs: 0 };
 }

@@ -1,6 +1,8 @@
 // Per-frame statistics of the downscaled luma picture, computed as frames stream out of the single decode pass.
 // Luma arrives as ffmpeg `gray` (range-expanded: 0 = reference black, 255 = reference white).
-import type { CanvasSignals, VideoFrameStats } from '../types.js';
+import type { CanvasSignals, VideoFrameSeries, VideoFrameStats } from '../types.js';
+import { GrowableArray } from '../growable-array.js';
+import { FrameSeriesBuilder } from './frame-series.js';
 import { RepeatFinder, type RepeatedSequence } from './loops.js';
 import { median } from '../gates/kit/stats.js';
 import { PixelSums } from './pixel-sums.js';
@@ -22,10 +24,8 @@ const FILL_DETAIL_RATIO = 0.5;
 /** Left/right (or top/bottom) fill must be this symmetric, as centred content on a padded canvas is. */
 const FILL_SYMMETRY = 0.05;
 
-interface PerFrameCanvas {
-  bars: [number, number, number, number];
-  fill: [number, number, number, number] | null;
-}
+/** Extents [top, bottom, left, right] as fractions of the dimension. */
+type Extents = [number, number, number, number];
 
 const MAX_STILLS = 240;
 /**
@@ -50,11 +50,11 @@ export class VideoFrameAccumulator {
    */
   private readonly pixels: PixelSums;
   private hasPrevious = false;
-  private readonly frames: VideoFrameStats[] = [];
+  private readonly frames = new FrameSeriesBuilder();
   private readonly repeats: RepeatFinder;
   private readonly stills: { atSeconds: number; gray: Uint8Array }[] = [];
   private readonly stillEvery: number;
-  private readonly canvas: PerFrameCanvas[] = [];
+  private readonly canvas = new CanvasVotes();
   /** The change cells, the hash grid and the thumbnail grid, all summed in one pass over the frame. */
   private readonly grids: FrameGrids;
 
@@ -116,20 +116,20 @@ export class VideoFrameAccumulator {
     this.frames.push(stats);
     const thumb = grids.thumbnail(frame);
     this.repeats.push(grids.hashHi, grids.hashLo, thumb, stats.peakChange > STILL_CHANGE_CODES && stats.darkFraction < 0.98);
-    if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.canvas.push(this.canvasOf(frame));
+    if (stats.mean >= CANVAS_MIN_MEAN && stats.darkFraction <= CANVAS_MAX_DARK) this.voteCanvas(frame);
     this.hasPrevious = true;
   }
 
-  private canvasOf(frame: Uint8Array): PerFrameCanvas {
+  private voteCanvas(frame: Uint8Array): void {
     const { width, height, pixels } = this;
     // Second differences (a Laplacian) measure fine detail and stay low on smooth, blurred areas.
     pixels.detail();
     const bars = barExtents(frame, width, height);
-    return { bars, fill: fillExtents(frame, pixels.colDetail, pixels.rowDetail, bars, width, height) };
+    this.canvas.push(bars, fillExtents(frame, pixels.colDetail, pixels.rowDetail, bars, width, height));
   }
 
-  finish(): { frames: VideoFrameStats[]; repeats: RepeatedSequence[]; canvas: CanvasSignals; stills: { atSeconds: number; gray: Uint8Array }[] } {
-    return { frames: this.frames, repeats: this.repeats.finish(), canvas: summariseCanvas(this.canvas), stills: this.stills };
+  finish(): { frames: VideoFrameSeries; repeats: RepeatedSequence[]; canvas: CanvasSignals; stills: { atSeconds: number; gray: Uint8Array }[] } {
+    return { frames: this.frames.finish(), repeats: this.repeats.finish(), canvas: this.canvas.summarise(), stills: this.stills };
   }
 }
 
@@ -334,7 +334,7 @@ class FrameGrids {
 }
 
 /** Flat near-black rows from the top and bottom, columns from the left and right, as fractions. */
-function barExtents(frame: Uint8Array, width: number, height: number): [number, number, number, number] {
+function barExtents(frame: Uint8Array, width: number, height: number): Extents {
   const rowIsBar = (y: number) => {
     for (let x = 0; x < width; x++) if (frame[y * width + x] > BAR_MAX_CODE) return false;
     return true;
@@ -390,10 +390,10 @@ function fillExtents(
   frame: Uint8Array,
   colDetail: Int32Array,
   rowDetail: Int32Array,
-  bars: [number, number, number, number],
+  bars: Extents,
   width: number,
   height: number,
-): [number, number, number, number] | null {
+): Extents | null {
   const colCentre = centreDetail(colDetail, width - 1);
   const rowCentre = centreDetail(rowDetail, height - 1);
   if (colCentre < height || rowCentre < width) return null;
@@ -468,29 +468,47 @@ function hasSeam(line: Line, len: number, end: number, inward: 1 | -1): boolean 
 
 const medianOrZero = (values: number[]): number => (values.length ? median(values) : 0);
 
-function summariseCanvas(frames: PerFrameCanvas[]): CanvasSignals {
-  const bar = (i: number) => medianOrZero(frames.map((f) => f.bars[i]));
-  const judged = frames.filter((f) => f.fill !== null);
-  const fillOnly = (i: number) => medianOrZero(judged.map((f) => Math.max(0, (f.fill as number[])[i] - f.bars[i])));
-  const padded = (f: PerFrameCanvas, v: number[]) => (v[0] >= MIN_PAD_FRACTION && v[1] >= MIN_PAD_FRACTION) || (v[2] >= MIN_PAD_FRACTION && v[3] >= MIN_PAD_FRACTION);
-  // Padding is coherent over time: a frame votes for it only with extents near the programme's median ones.
-  const share = (list: PerFrameCanvas[], pick: (f: PerFrameCanvas) => number[]) => {
-    if (!list.length) return 0;
-    const med = [0, 1, 2, 3].map((i) => median(list.map((f) => pick(f)[i])));
-    const coherent = (v: number[]) => v.every((x, i) => Math.abs(x - med[i]) <= PAD_COHERENCE);
-    return list.filter((f) => padded(f, pick(f)) && coherent(pick(f))).length / list.length;
-  };
-  return {
-    framesConsidered: frames.length,
-    barTopFraction: bar(0),
-    barBottomFraction: bar(1),
-    barLeftFraction: bar(2),
-    barRightFraction: bar(3),
-    blurTopFraction: fillOnly(0),
-    blurBottomFraction: fillOnly(1),
-    blurLeftFraction: fillOnly(2),
-    blurRightFraction: fillOnly(3),
-    barFramesShare: share(frames, (f) => f.bars),
-    blurFramesShare: share(judged, (f) => (f.fill as number[]).map((v, i) => v - f.bars[i])),
-  };
+/** Values kept per content frame: its bar extents, then its fill extents (NaN when the frame could not be judged). */
+const VOTE = 8;
+
+/** Each content frame's bar and fill extents, eight doubles a frame, summarised over the programme at the end. */
+class CanvasVotes {
+  private readonly values = new GrowableArray((n) => new Float64Array(n));
+
+  push(bars: Extents, fill: Extents | null): void {
+    for (const v of bars) this.values.push(v);
+    for (let i = 0; i < 4; i++) this.values.push(fill ? fill[i] : NaN);
+  }
+
+  summarise(): CanvasSignals {
+    const all = this.values.toArray();
+    const frames = Array.from({ length: all.length / VOTE }, (_, k) => k);
+    const bars = (k: number, i: number) => all[VOTE * k + i];
+    const fill = (k: number, i: number) => all[VOTE * k + 4 + i];
+    const judged = frames.filter((k) => !Number.isNaN(fill(k, 0)));
+    const bar = (i: number) => medianOrZero(frames.map((k) => bars(k, i)));
+    const fillOnly = (i: number) => medianOrZero(judged.map((k) => Math.max(0, fill(k, i) - bars(k, i))));
+    // Padding is coherent over time: a frame votes for it only with extents near the programme's median ones.
+    const share = (list: number[], pick: (k: number, i: number) => number) => {
+      if (!list.length) return 0;
+      const sides = [0, 1, 2, 3];
+      const med = sides.map((i) => median(list.map((k) => pick(k, i))));
+      const padded = (k: number) => (pick(k, 0) >= MIN_PAD_FRACTION && pick(k, 1) >= MIN_PAD_FRACTION) || (pick(k, 2) >= MIN_PAD_FRACTION && pick(k, 3) >= MIN_PAD_FRACTION);
+      const coherent = (k: number) => sides.every((i) => Math.abs(pick(k, i) - med[i]) <= PAD_COHERENCE);
+      return list.filter((k) => padded(k) && coherent(k)).length / list.length;
+    };
+    return {
+      framesConsidered: frames.length,
+      barTopFraction: bar(0),
+      barBottomFraction: bar(1),
+      barLeftFraction: bar(2),
+      barRightFraction: bar(3),
+      blurTopFraction: fillOnly(0),
+      blurBottomFraction: fillOnly(1),
+      blurLeftFraction: fillOnly(2),
+      blurRightFraction: fillOnly(3),
+      barFramesShare: share(frames, bars),
+      blurFramesShare: share(judged, (k, i) => fill(k, i) - bars(k, i)),
+    };
+  }
 }

@@ -1,5 +1,6 @@
 // MediaInfo builders for gate tests: a clean 60 s 1080p30 H.264/AAC file, changed field by field.
 import type { AudioStreamInfo, CanvasSignals, MediaInfo, VideoSignals, VideoStreamInfo } from '../../engine/types.js';
+import { frameSeriesOf } from '../../engine/video/frame-series.js';
 
 export function videoStream(over: Partial<VideoStreamInfo> = {}): VideoStreamInfo {
   return {
@@ -107,5 +108,5 @@ export function emptyCanvas(): CanvasSignals {
 
 /** 25 fps video signals with an empty canvas, changed field by field. */
 export function videoSignals(over: Partial<VideoSignals> = {}): VideoSignals {
-  return { fps: 25, startSeconds: 0, frameCount: 0, width: 192, height: 108, frames: [], repeats: [], stills: [], canvas: emptyCanvas(), legalLevels: null, ...over };
+  return { fps: 25, startSeconds: 0, frameCount: 0, width: 192, height: 108, frames: frameSeriesOf([]), repeats: [], stills: [], canvas: emptyCanvas(), legalLevels: null, ...over };
 }

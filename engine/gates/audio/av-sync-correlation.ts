@@ -148,7 +148,7 @@ export function estimateContentOffset(v: VideoSignals, a: AudioSignals): Content
   if (countDistinct(levelOnsets(a)) < MIN_SOUND_ONSETS) {
     return { offsetMs: null, method: null, events, levels: null, reason: `${noEvents(events)}, and the sound's level has fewer than ${MIN_SOUND_ONSETS} distinct onsets to follow` };
   }
-  const search = searchLags(Float64Array.from(v.frames, (f) => f.diff), audioLevel(a), a, v);
+  const search = searchLags(v.frames.diff, audioLevel(a), a, v);
   const levels = { peakCorrelation: search.peak, runnerUpCorrelation: search.runnerUp };
   const problem = levelVerdict(search);
   if (problem !== null) return { offsetMs: null, method: null, events, levels, reason: `${noEvents(events)}, and the picture does not move with the sound's level (${problem})` };

@@ -76,7 +76,7 @@ export interface EventMatch {
 export function pictureOnsets(v: VideoSignals): Float64Array {
   const n = v.frames.length;
   const rises = new Float64Array(n);
-  for (let i = 1; i < n; i++) rises[i] = Math.max(0, v.frames[i].diff - v.frames[i - 1].diff);
+  for (let i = 1; i < n; i++) rises[i] = Math.max(0, v.frames.diff[i] - v.frames.diff[i - 1]);
   const refractory = Math.max(1, Math.round(REFRACTORY_SECONDS * v.fps));
   const out = new Float64Array(n);
   for (let i = 1; i < n; i++) {
@@ -92,7 +92,7 @@ export function pictureEvents(v: VideoSignals): TimedEvent[] {
   const onsets = pictureOnsets(v);
   const positive = Array.from(onsets).filter((x) => x > 0);
   if (positive.length === 0) return [];
-  const usual = Math.min(median(positive), median(v.frames.map((f) => f.diff)));
+  const usual = Math.min(median(positive), median(v.frames.diff));
   const level = Math.max(MIN_EVENT_CHANGE, EVENT_FACTOR * usual);
   const events: TimedEvent[] = [];
   for (let i = 0; i < onsets.length; i++) {

@@ -38,7 +38,7 @@ const PAIR_WINDOW_SECONDS = 0.5;
 
 /** Media times of short bright flashes against darker surroundings. */
 export function detectFlashes(v: VideoSignals): number[] {
-  const means = v.frames.map((f) => f.mean);
+  const means = v.frames.mean;
   const n = means.length;
   const out: number[] = [];
   let i = 0;

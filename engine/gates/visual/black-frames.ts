@@ -28,7 +28,7 @@ function blackFrames(ctx: GateContext): GateResult {
   const watch = threshold(th, 'interiorWatchSeconds');
   const block = threshold(th, 'interiorBlockSeconds');
   const allowance = threshold(th, 'headTailAllowanceSeconds');
-  const spans = runsOf(v.frameCount, (i) => v.frames[i].darkFraction >= ratio);
+  const spans = runsOf(v.frameCount, (i) => v.frames.darkFraction[i] >= ratio);
   const flags: FlagDraft[] = [];
   const evidenceThresholds = thresholdValues(th, ['interiorWatchSeconds', 'interiorBlockSeconds', 'headTailAllowanceSeconds', 'pictureBlackRatio', 'pixelBlackLevel']);
   const end = frameTime(v, v.frameCount);
@@ -107,7 +107,7 @@ function blackFrames(ctx: GateContext): GateResult {
 
 function minDark(v: VideoSignals, s: IndexSpan): number {
   let m = 1;
-  for (let i = s.first; i <= s.last; i++) m = Math.min(m, v.frames[i].darkFraction);
+  for (let i = s.first; i <= s.last; i++) m = Math.min(m, v.frames.darkFraction[i]);
   return m;
 }
 

@@ -60,8 +60,7 @@ interface StillSpan extends IndexSpan {
   cutBefore: boolean;
 }
 
-const medianOf = (v: VideoSignals, first: number, last: number, pick: (f: VideoSignals['frames'][number]) => number): number =>
-  last >= first ? median(v.frames.slice(first, last + 1).map(pick)) : 0;
+const medianOf = (column: Float64Array, first: number, last: number): number => (last >= first ? median(column.subarray(first, last + 1)) : 0);
 
 /**
  * Runs of frames that repeat their predecessor (no cell changed), each with what surrounds it: motion under way before
@@ -72,18 +71,18 @@ function stillSpans(v: VideoSignals, th: GateThresholds): StillSpan[] {
   const still = threshold(th, 'stillChangeCodes');
   const moving = threshold(th, 'movingShare');
   const second = Math.max(1, Math.round(v.fps));
-  const repeats = (i: number) => i > 0 && v.frames[i].peakChange < still && v.frames[i].darkFraction < 0.98;
+  const repeats = (i: number) => i > 0 && v.frames.peakChange[i] < still && v.frames.darkFraction[i] < 0.98;
   const runs = runsOf(v.frameCount, repeats).map((r) => ({ first: r.first - 1, last: r.last }));
   return runs.map((r) => {
     const seconds = spanSeconds(v, r);
     if (r.first <= 0 && r.last === v.frameCount - 1) return { ...r, kind: 'whole', seconds, movingBefore: 0, motionAfter: false, cutBefore: false };
     const before = [Math.max(1, r.first - second), r.first - 1] as const;
-    const movingBefore = medianOf(v, before[0], before[1], (f) => f.changedShare);
-    const motionBefore = medianOf(v, before[0], before[1], (f) => f.diff);
-    const entry = r.first > 0 ? v.frames[r.first].diff : 0;
+    const movingBefore = medianOf(v.frames.changedShare, before[0], before[1]);
+    const motionBefore = medianOf(v.frames.diff, before[0], before[1]);
+    const entry = r.first > 0 ? v.frames.diff[r.first] : 0;
     const cutBefore = r.first <= 0 || (entry >= CUT_DIFF && entry >= 3 * motionBefore);
     const after = [r.last + 1, Math.min(v.frameCount - 1, r.last + second)] as const;
-    const motionAfter = after[1] > after[0] && medianOf(v, after[0] + 1, after[1], (f) => f.changedShare) >= moving;
+    const motionAfter = after[1] > after[0] && medianOf(v.frames.changedShare, after[0] + 1, after[1]) >= moving;
     const kind: StillKind = !cutBefore && movingBefore >= moving ? 'freeze' : 'held';
     return { ...r, kind, seconds, movingBefore, motionAfter, cutBefore };
   });
@@ -147,7 +146,7 @@ function freezeFlags(ctx: GateContext, v: VideoSignals, th: GateThresholds): { f
 /** The largest change of any cell inside a still span (code values): 0 for decoded duplicates. */
 function maxPeak(v: VideoSignals, s: IndexSpan): number {
   let m = 0;
-  for (let i = s.first + 1; i <= s.last; i++) m = Math.max(m, v.frames[i].peakChange);
+  for (let i = s.first + 1; i <= s.last; i++) m = Math.max(m, v.frames.peakChange[i]);
   return m;
 }
 

@@ -29,8 +29,8 @@ export function shotAround(v: VideoSignals, atSeconds: number, reach: number): {
   const at = Math.min(v.frameCount - 1, Math.max(0, Math.round((atSeconds - v.startSeconds) * v.fps)));
   const span = Math.max(1, Math.floor(reach * v.fps));
   let first = at;
-  while (first > 0 && at - first < span && v.frames[first].diff < CUT_DIFF) first--;
+  while (first > 0 && at - first < span && v.frames.diff[first] < CUT_DIFF) first--;
   let next = at + 1;
-  while (next < v.frameCount && next - at < span && v.frames[next].diff < CUT_DIFF) next++;
+  while (next < v.frameCount && next - at < span && v.frames.diff[next] < CUT_DIFF) next++;
   return { start: frameTime(v, first), end: frameTime(v, next) };
 }

@@ -20,4 +20,14 @@ describe('GrowableArray', () => {
     expect(copy.length).toBe(3001);
     expect(copy[3000]).toBe(-7);
   });
+
+  it('views the values set without copying them', () => {
+    const values = new GrowableArray((n) => new Float64Array(n));
+    for (let i = 0; i < 1500; i++) values.push(i);
+    const view = values.view();
+    expect(view.length).toBe(1500);
+    expect(view[1499]).toBe(1499);
+    values.set(10, -1);
+    expect(view[10]).toBe(-1);
+  });
 });

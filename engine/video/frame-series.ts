@@ -17,7 +17,7 @@ export class FrameSeriesBuilder {
   }
 
   finish(): VideoFrameSeries {
-    const [mean, darkFraction, diff, peakChange, changedShare] = this.columns.map((c) => c.toArray());
+    const [mean, darkFraction, diff, peakChange, changedShare] = this.columns.map((c) => c.view());
     return { length: this.length, mean, darkFraction, diff, peakChange, changedShare };
   }
 }

@@ -481,7 +481,7 @@ class CanvasVotes {
   }
 
   summarise(): CanvasSignals {
-    const all = this.values.toArray();
+    const all = this.values.view();
     const frames = Array.from({ length: all.length / VOTE }, (_, k) => k);
     const bars = (k: number, i: number) => all[VOTE * k + i];
     const fill = (k: number, i: number) => all[VOTE * k + 4 + i];

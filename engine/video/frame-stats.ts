@@ -54,7 +54,7 @@ export class VideoFrameAccumulator {
   private readonly repeats: RepeatFinder;
   private readonly stills: { atSeconds: number; gray: Uint8Array }[] = [];
   private readonly stillEvery: number;
-  private readonly canvas = new CanvasVotes();
+  private readonly canvas: CanvasVotes;
   /** The change cells, the hash grid and the thumbnail grid, all summed in one pass over the frame. */
   private readonly grids: FrameGrids;
 
@@ -71,6 +71,7 @@ export class VideoFrameAccumulator {
     this.fps = fps;
     this.pixels = new PixelSums(width, height, BLACK_PIXEL_CODE);
     this.grids = new FrameGrids(width, height, this.pixels.colSum, this.pixels.colChange);
+    this.canvas = new CanvasVotes(width, height);
   }
 
   get frameCount(): number {
@@ -468,24 +469,37 @@ function hasSeam(line: Line, len: number, end: number, inward: 1 | -1): boolean 
 
 const medianOrZero = (values: number[]): number => (values.length ? median(values) : 0);
 
-/** Values kept per content frame: its bar extents, then its fill extents (NaN when the frame could not be judged). */
+/** Values kept per content frame: its bar extents, then its fill extents. */
 const VOTE = 8;
+/** The fill extents of a frame whose fill could not be judged. */
+const UNJUDGED = 0xffff;
 
-/** Each content frame's bar and fill extents, eight doubles a frame, summarised over the programme at the end. */
+/**
+ * Each content frame's bar and fill extents, summarised over the programme at the end. Every extent is a whole number
+ * of rows or columns over the picture's height or width, so it is kept as that number (two bytes, not a double) and
+ * divided again when summarised, which gives back the same double.
+ */
 class CanvasVotes {
-  private readonly values = new GrowableArray((n) => new Float64Array(n));
+  private readonly lines = new GrowableArray((n) => new Uint16Array(n));
+  /** The dimension each extent is a share of: height for top and bottom, width for left and right. */
+  private readonly across: Extents;
+
+  constructor(width: number, height: number) {
+    this.across = [height, height, width, width];
+  }
 
   push(bars: Extents, fill: Extents | null): void {
-    for (const v of bars) this.values.push(v);
-    for (let i = 0; i < 4; i++) this.values.push(fill ? fill[i] : NaN);
+    for (let i = 0; i < 4; i++) this.lines.push(Math.round(bars[i] * this.across[i]));
+    for (let i = 0; i < 4; i++) this.lines.push(fill ? Math.round(fill[i] * this.across[i]) : UNJUDGED);
   }
 
   summarise(): CanvasSignals {
-    const all = this.values.view();
-    const frames = Array.from({ length: all.length / VOTE }, (_, k) => k);
-    const bars = (k: number, i: number) => all[VOTE * k + i];
-    const fill = (k: number, i: number) => all[VOTE * k + 4 + i];
-    const judged = frames.filter((k) => !Number.isNaN(fill(k, 0)));
+    const lines = this.lines.view();
+    const across = this.across;
+    const frames = Array.from({ length: lines.length / VOTE }, (_, k) => k);
+    const bars = (k: number, i: number) => lines[VOTE * k + i] / across[i];
+    const fill = (k: number, i: number) => lines[VOTE * k + 4 + i] / across[i];
+    const judged = frames.filter((k) => lines[VOTE * k + 4] !== UNJUDGED);
     const bar = (i: number) => medianOrZero(frames.map((k) => bars(k, i)));
     const fillOnly = (i: number) => medianOrZero(judged.map((k) => Math.max(0, fill(k, i) - bars(k, i))));
     // Padding is coherent over time: a frame votes for it only with extents near the programme's median ones.

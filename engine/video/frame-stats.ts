@@ -24,7 +24,7 @@ const FILL_DETAIL_RATIO = 0.5;
 /** Left/right (or top/bottom) fill must be this symmetric, as centred content on a padded canvas is. */
 const FILL_SYMMETRY = 0.05;
 
-/** Extents [top, bottom, left, right] as fractions of the dimension. */
+/** Extents [top, bottom, left, right] in rows (top, bottom) or columns (left, right) of the analysis picture. */
 type Extents = [number, number, number, number];
 
 const MAX_STILLS = 240;
@@ -334,7 +334,7 @@ class FrameGrids {
   }
 }
 
-/** Flat near-black rows from the top and bottom, columns from the left and right, as fractions. */
+/** Flat near-black rows from the top and bottom, columns from the left and right. */
 function barExtents(frame: Uint8Array, width: number, height: number): Extents {
   const rowIsBar = (y: number) => {
     for (let x = 0; x < width; x++) if (frame[y * width + x] > BAR_MAX_CODE) return false;
@@ -352,7 +352,7 @@ function barExtents(frame: Uint8Array, width: number, height: number): Extents {
   while (left < width / 2 && colIsBar(left)) left++;
   let right = 0;
   while (right < width / 2 && colIsBar(width - 1 - right)) right++;
-  return [top / height, bottom / height, left / width, right / width];
+  return [top, bottom, left, right];
 }
 
 const SMOOTH_RADIUS = 2;
@@ -385,7 +385,7 @@ function centreDetail(profile: Int32Array, len: number): number {
 
 /**
  * Low-detail bands on both sides of one axis that are not bars: blurred or flat fill around centred content.
- * Returns [top, bottom, left, right] fractions (including any bars inside them), or null when the centre is too flat to judge.
+ * Returns their extents (including any bars inside them), or null when the centre is too flat to judge.
  */
 function fillExtents(
   frame: Uint8Array,
@@ -399,16 +399,13 @@ function fillExtents(
   const rowCentre = centreDetail(rowDetail, height - 1);
   if (colCentre < height || rowCentre < width) return null;
   const side = (profile: Int32Array, len: number, centre: number, barA: number, barB: number, line: Line): [number, number] => {
-    const skipA = Math.round(barA * (len + 1));
-    const skipB = Math.round(barB * (len + 1));
     const limit = Math.floor(len * 0.45);
-    const runA = lowDetailRun(profile, 1, 1, skipA, limit - skipA, centre);
-    const runB = lowDetailRun(profile, len - 2, -1, skipB, limit - skipB, centre);
-    const a = (skipA + runA) / (len + 1);
-    const b = (skipB + runB) / (len + 1);
-    const symmetric = Math.abs(a - b) <= FILL_SYMMETRY && Math.min(a - barA, b - barB) >= MIN_PAD_FRACTION;
-    const seams = symmetric && hasSeam(line, len + 1, 1 + skipA + runA, 1) && hasSeam(line, len + 1, len - 2 - skipB - runB, -1);
-    return seams ? [a, b] : [barA, barB];
+    const endA = barA + lowDetailRun(profile, 1, 1, barA, limit - barA, centre);
+    const endB = barB + lowDetailRun(profile, len - 2, -1, barB, limit - barB, centre);
+    const [a, b] = [endA / (len + 1), endB / (len + 1)];
+    const symmetric = Math.abs(a - b) <= FILL_SYMMETRY && Math.min(a - barA / (len + 1), b - barB / (len + 1)) >= MIN_PAD_FRACTION;
+    const seams = symmetric && hasSeam(line, len + 1, 1 + endA, 1) && hasSeam(line, len + 1, len - 2 - endB, -1);
+    return seams ? [endA, endB] : [barA, barB];
   };
   const [left, right] = side(colDetail, width - 1, colCentre, bars[2], bars[3], { across: height, at: (u, v) => frame[v * width + u] });
   const [top, bottom] = side(rowDetail, height - 1, rowCentre, bars[0], bars[1], { across: width, at: (u, v) => frame[u * width + v] });
@@ -475,9 +472,8 @@ const VOTE = 8;
 const UNJUDGED = 0xffff;
 
 /**
- * Each content frame's bar and fill extents, summarised over the programme at the end. Every extent is a whole number
- * of rows or columns over the picture's height or width, so it is kept as that number (two bytes, not a double) and
- * divided again when summarised, which gives back the same double.
+ * Each content frame's bar and fill extents in rows and columns (two bytes each, not a double), summarised over the
+ * programme at the end as shares of the picture's height or width.
  */
 class CanvasVotes {
   private readonly lines = new GrowableArray((n) => new Uint16Array(n));
@@ -489,8 +485,8 @@ class CanvasVotes {
   }
 
   push(bars: Extents, fill: Extents | null): void {
-    for (let i = 0; i < 4; i++) this.lines.push(Math.round(bars[i] * this.across[i]));
-    for (let i = 0; i < 4; i++) this.lines.push(fill ? Math.round(fill[i] * this.across[i]) : UNJUDGED);
+    for (const v of bars) this.lines.push(v);
+    for (let i = 0; i < 4; i++) this.lines.push(fill ? fill[i] : UNJUDGED);
   }
 
   summarise(): CanvasSignals {

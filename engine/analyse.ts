@@ -4,7 +4,7 @@
 import type { StdioOptions } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { createAudioAnalysis, wantsPipeReader, type AudioAnalysis } from './audio/audio-analysis.js';
+import { createAudioAnalysis, meterThreadsFor, wantsPipeReader, type AudioAnalysis } from './audio/audio-analysis.js';
 import { openPipePair } from './ffmpeg/pipe-pair.js';
 import { EngineError } from './errors.js';
 import { ffmpegPath } from './ffmpeg/binaries.js';
@@ -298,7 +298,8 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   let audioProgress: NodeJS.Timeout | null = null;
   if (p.audio && media.audio) {
     const { fd, channels, sampleRate } = p.audio;
-    const analysis = createAudioAnalysis({ sampleRate, channels, channelNames: media.audio.channelNames }, media.durationSeconds, audioPipe?.readFd ?? null);
+    const meterThreads = meterThreadsFor(p.video !== null || p.text !== null);
+    const analysis = createAudioAnalysis({ sampleRate, channels, channelNames: media.audio.channelNames }, media.durationSeconds, audioPipe?.readFd ?? null, meterThreads);
     audioAnalysis = analysis;
     const audioRead = () => {
       if (p.video) lastData = Date.now();

@@ -71,10 +71,12 @@ describe('audio meters in worker threads', () => {
   });
 
   // 5.1's 24-byte frames do not divide the decoder's 8 KB writes: reads end inside a frame, which the reader carries over.
+  // A programme with a picture runs both meters in one thread (its decoder keeps the cores busy); sound alone, one each.
   it.runIf(fifos).each([
-    { layout: 'stereo', channelNames: ['FL', 'FR'] },
-    { layout: '5.1', channelNames: ['FL', 'FR', 'FC', 'LFE', 'BL', 'BR'] },
-  ])('read the decoder\'s $layout pipe in a thread of their own, measuring exactly as the main-thread meters', async ({ channelNames }) => {
+    { layout: 'stereo', channelNames: ['FL', 'FR'], meterThreads: 2 as const },
+    { layout: '5.1', channelNames: ['FL', 'FR', 'FC', 'LFE', 'BL', 'BR'], meterThreads: 2 as const },
+    { layout: 'stereo', channelNames: ['FL', 'FR'], meterThreads: 1 as const },
+  ])('read the decoder\'s $layout pipe in a thread of their own, measuring in $meterThreads meter thread(s) exactly as the main-thread meters', async ({ channelNames, meterThreads }) => {
     const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
     const channels = channelNames.length;
     const pcm = interleave(await renderPcm(PROGRAMME, channels));
@@ -86,8 +88,9 @@ describe('audio meters in worker threads', () => {
       stdio: ['ignore', 'ignore', 'pipe', writeFd] as unknown as ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     closeSync(writeFd);
-    const threads = compiled.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS, readFd);
+    const threads = compiled.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS, readFd, meterThreads);
     expect(threads.where).toBe('threads');
+    expect(compiled.meterThreadsFor(meterThreads === 1)).toBe(meterThreads);
     expect(() => threads.push(new Float32Array(2))).toThrow(/reads its PCM from a pipe/);
     await decoder;
 

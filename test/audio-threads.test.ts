@@ -1,5 +1,5 @@
-// Long programmes are measured in two worker threads (engine/audio/audio-analysis.ts), fed by the caller's pushes or
-// by a third thread reading the decoder's pipe. The threads run the compiled meters, so this test takes the thread
+// Long programmes are measured in worker threads (engine/audio/audio-analysis.ts: one for both meters beside a picture,
+// one each for sound alone), fed by the caller's pushes or by another thread reading the decoder's pipe. The threads run the compiled meters, so this test takes the thread
 // side from dist/ (npm test builds it first) and holds it to the in-thread meters of the source, fed the same PCM in
 // the same batches: every measurement must be identical.
 import { closeSync, statSync } from 'node:fs';

@@ -128,10 +128,10 @@ class ResultThread<R> {
 const RING_SLOTS = MAX_QUEUED_BATCHES + 2;
 
 /**
- * The meters in two worker threads reading one shared ring of batches (pcm-ring.ts), each batch split into channel
- * planes once for both. The batches come from the caller's pushes or, given a pipe's file descriptor, from a third
- * thread that reads the decoder's PCM itself with blocking reads (pcm-reader-worker.ts): then the PCM never passes
- * through the main thread, and the decoder waits on the pipe while the meters catch up.
+ * The meters in worker threads (one for both, or one each) reading one shared ring of batches (pcm-ring.ts), each
+ * batch split into channel planes once for both meters. The batches come from the caller's pushes or, given a pipe's
+ * file descriptor, from another thread that reads the decoder's PCM itself with blocking reads (pcm-reader-worker.ts):
+ * then the PCM never passes through the main thread, and the decoder waits on the pipe while the meters catch up.
  */
 class WorkerAnalysis implements AudioAnalysis {
   readonly where = 'threads';

@@ -1,7 +1,7 @@
 // Long programmes are measured in worker threads (engine/audio/audio-analysis.ts: one for both meters beside a picture,
-// one each for sound alone), fed by the caller's pushes or by another thread reading the decoder's pipe. The threads run the compiled meters, so this test takes the thread
-// side from dist/ (npm test builds it first) and holds it to the in-thread meters of the source, fed the same PCM in
-// the same batches: every measurement must be identical.
+// one each for sound alone), fed by the caller's pushes or by another thread reading the decoder's pipe. The threads
+// run the compiled meters, so this test takes the thread side from dist/ (npm test builds it first) and holds it to the
+// in-thread meters of the source, fed the same PCM in the same batches: every measurement must be identical.
 import { closeSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

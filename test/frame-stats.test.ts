@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VideoFrameAccumulator } from '../engine/video/frame-stats.js';
 import { PixelSums } from '../engine/video/pixel-sums.js';
+import { RepeatFinder } from '../engine/video/loops.js';
 import { ThumbnailStore } from '../engine/video/thumbnail-store.js';
 
 const WIDTH = 192;
@@ -156,5 +157,73 @@ describe('ThumbnailStore (the WebAssembly thumbnail distance)', () => {
       expect(Buffer.from(store.bytes.subarray(store.offset(i), store.offset(i) + 576)).equals(Buffer.from(thumbs[i]))).toBe(true);
     }
     expect(store.distance(0, 4999, Infinity, Infinity)).toBe(reference(thumbs[0], thumbs[4999], Infinity, Infinity));
+  });
+
+  it('gives back spilled thumbnails as they were, on either side of a comparison', () => {
+    const thumbs = thumbnails(700, 576);
+    const store = new ThumbnailStore({ residentFrames: 64, spillFrames: 16 });
+    for (const t of thumbs) store.push(t);
+    for (const i of [0, 15, 16, 300, 619, 620, 635, 636, 699]) {
+      for (const side of [0, 1] as const) {
+        const at = store.offset(i, side);
+        expect(Buffer.from(store.bytes.subarray(at, at + 576)).equals(Buffer.from(thumbs[i])), `frame ${i}, side ${side}`).toBe(true);
+      }
+    }
+    for (const [a, b] of [[0, 1], [5, 5], [3, 650], [650, 3], [699, 640], [200, 201]]) {
+      expect(store.distance(a, b, Infinity, Infinity), `${a}–${b}`).toBe(reference(thumbs[a], thumbs[b], Infinity, Infinity));
+    }
+    store.close();
+  });
+
+  it('keeps every thumbnail in memory when the temporary folder takes no file', () => {
+    const thumbs = thumbnails(300, 576);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/preflight-test';
+    try {
+      const store = new ThumbnailStore({ residentFrames: 64, spillFrames: 16 });
+      for (const t of thumbs) store.push(t);
+      for (const i of [0, 63, 64, 200, 299]) {
+        const at = store.offset(i, 1);
+        expect(Buffer.from(store.bytes.subarray(at, at + 576)).equals(Buffer.from(thumbs[i])), `frame ${i}`).toBe(true);
+      }
+      expect(store.distance(0, 299, Infinity, Infinity)).toBe(reference(thumbs[0], thumbs[299], Infinity, Infinity));
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+});
+
+describe('RepeatFinder', () => {
+  const SIDE = 24;
+  /** A square moving over a gradient; frames 2500–2599 replay 100–199 and frames 700–759 replay 640–699. */
+  const thumbAt = (frame: number): Uint8Array => {
+    const t = frame >= 2500 && frame < 2600 ? frame - 2400 : frame >= 700 && frame < 760 ? frame - 60 : frame;
+    // Every frame differs: the square's place repeats every 324 frames, the background's level then moves on.
+    const level = 40 + 4 * Math.floor(t / 324);
+    const thumb = Uint8Array.from({ length: SIDE * SIDE }, (_, k) => level + (k % SIDE) + 3 * Math.floor(k / SIDE));
+    const [sx, sy] = [t % 18, Math.floor(t / 18) % 18];
+    for (let y = sy; y < sy + 6; y++) for (let x = sx; x < sx + 6; x++) thumb[y * SIDE + x] = 250;
+    return thumb;
+  };
+  /** 64 bits: whether each of 64 cells is brighter than the cell after it. */
+  const hashOf = (thumb: Uint8Array): [number, number] => {
+    const words = [0, 0];
+    for (let bit = 0; bit < 64; bit++) if (thumb[bit * 9] > thumb[bit * 9 + 1]) words[bit >> 5] |= 1 << (bit & 31);
+    return [words[0] >>> 0, words[1] >>> 0];
+  };
+  const repeats = (finder: RepeatFinder) => {
+    for (let f = 0; f < 3000; f++) {
+      const thumb = thumbAt(f);
+      finder.push(...hashOf(thumb), thumb, true);
+    }
+    return finder.finish();
+  };
+
+  it('finds the same repeats when older thumbnails are spilled to a file as when all are in memory', () => {
+    const inMemory = repeats(new RepeatFinder(30));
+    expect(inMemory).toContainEqual(expect.objectContaining({ sourceFrame: 100, repeatFrame: 2500 }));
+    expect(inMemory).toContainEqual(expect.objectContaining({ sourceFrame: 640, repeatFrame: 700 }));
+    expect(repeats(new RepeatFinder(30, { residentFrames: 64, spillFrames: 16 }))).toEqual(inMemory);
   });
 });

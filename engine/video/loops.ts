@@ -2,7 +2,7 @@
 // Runs incrementally as frames stream out of the decode pass, so its cost overlaps ffmpeg's instead of adding to it.
 
 import { GrowableArray } from '../growable-array.js';
-import { ThumbnailStore } from './thumbnail-store.js';
+import { ThumbnailStore, type ThumbnailStoreLimits } from './thumbnail-store.js';
 
 /** Hashes within this many differing bits (of 64) are candidates for the same picture. */
 const SAME_PICTURE_BITS = 6;
@@ -77,7 +77,7 @@ class BandIndex {
 export class RepeatFinder {
   /** Every frame's 64-bit hash as two 32-bit words. */
   private readonly hashes = new GrowableArray((n) => new Uint32Array(n));
-  private readonly thumbs = new ThumbnailStore();
+  private readonly thumbs: ThumbnailStore;
   private readonly bands = new BandIndex();
   private active = new Map<number, Run>();
   private readonly found: RepeatedSequence[] = [];
@@ -91,7 +91,8 @@ export class RepeatFinder {
   private readonly probeChange = new Int32Array(PROBE_CELLS);
   private probeFrame = -1;
 
-  constructor(fps: number) {
+  constructor(fps: number, limits?: ThumbnailStoreLimits) {
+    this.thumbs = new ThumbnailStore(limits);
     this.minGap = Math.max(2, Math.round(LOOP_MIN_GAP_SECONDS * fps));
     this.minRun = Math.max(2, Math.round(LOOP_MIN_RUN_SECONDS * fps));
   }
@@ -118,6 +119,7 @@ export class RepeatFinder {
   finish(): RepeatedSequence[] {
     for (const [offset, run] of this.active) this.close(offset, run);
     this.active = new Map();
+    this.thumbs.close();
     return mergeOverlapping(this.found);
   }
 
@@ -161,7 +163,7 @@ export class RepeatFinder {
     const { bytes, size } = this.thumbs;
     // The answer does not depend on the order the cells are read in, so the likeliest misfits are read first.
     if (cellMax !== Infinity && b === this.probeFrame) {
-      const [oa, ob] = [this.thumbs.offset(a), this.thumbs.offset(b)];
+      const [oa, ob] = [this.thumbs.offset(a, 0), this.thumbs.offset(b, 1)];
       const probe = this.probeCells;
       for (let k = 0; k < probe.length; k++) if (Math.abs(bytes[oa + probe[k]] - bytes[ob + probe[k]]) > cellMax) return Infinity;
     }

@@ -4,7 +4,7 @@
 //
 // The newest frames stay in the kernel's memory, in a ring; older ones go to a temporary file in blocks and are read
 // back one at a time when compared, so the memory stays flat however long the file is (an hour at 30 fps is 62 MB of
-// 24×24 thumbnails). A loop usually repeats recent picture, which is still in the ring.
+// 24×24 thumbnails). Candidates are visited newest first, so most comparisons read the ring.
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,13 @@ const spillFiles = new FinalizationRegistry<{ fd: number; path: string | null }>
 
 function closeSpill(file: { fd: number; path: string | null }): void {
   closeSync(file.fd);
-  if (file.path) unlinkSync(file.path);
+  // A file left behind in the temporary folder is not worth failing a check (or a collection) for.
+  if (!file.path) return;
+  try {
+    unlinkSync(file.path);
+  } catch {
+    // left for the system's clean-up of its temporary folder
+  }
 }
 
 /** Thumbnails of equal size, frame by frame. */

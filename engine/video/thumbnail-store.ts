@@ -35,10 +35,16 @@ const NO_LIMIT = 0x7fffffff;
 /** Which of two places a spilled thumbnail is read into: a comparison's two sides never share one. */
 export type Side = 0 | 1;
 
-/** A spill file's descriptor is closed when its store is collected, should a check end without closing it. */
-const spillFiles = new FinalizationRegistry<{ fd: number; path: string | null }>((file) => closeSpill(file));
+/** The open file older thumbnails go to; `path` only while it could not be unlinked yet. */
+interface SpillFile {
+  fd: number;
+  path: string | null;
+}
 
-function closeSpill(file: { fd: number; path: string | null }): void {
+/** A spill file's descriptor is closed when its store is collected, should a check end without closing it. */
+const spillFiles = new FinalizationRegistry<SpillFile>((file) => closeSpill(file));
+
+function closeSpill(file: SpillFile): void {
   closeSync(file.fd);
   // A file left behind in the temporary folder is not worth failing a check (or a collection) for.
   if (!file.path) return;
@@ -60,15 +66,17 @@ export class ThumbnailStore {
   private spilled = 0;
   /** The frame each side holds, or −1. */
   private readonly sideFrame = [-1, -1];
-  private file: { fd: number; path: string | null } | null = null;
+  private file: SpillFile | null = null;
   /** Infinity once no spill file could be made: every thumbnail then stays in memory, as the ring never wrapped. */
   private residentFrames: number;
+  private readonly spillFrames: number;
 
-  constructor(private readonly limits: ThumbnailStoreLimits = DEFAULT_LIMITS) {
-    if (limits.residentFrames % limits.spillFrames !== 0 || limits.residentFrames < 2 * limits.spillFrames) {
+  constructor({ residentFrames, spillFrames }: ThumbnailStoreLimits = DEFAULT_LIMITS) {
+    if (residentFrames % spillFrames !== 0 || residentFrames < 2 * spillFrames) {
       throw new RangeError('residentFrames must be a multiple of spillFrames, at least two of them');
     }
-    this.residentFrames = limits.residentFrames;
+    this.residentFrames = residentFrames;
+    this.spillFrames = spillFrames;
   }
 
   push(thumb: Uint8Array): void {
@@ -76,7 +84,7 @@ export class ThumbnailStore {
     if (thumb.length !== this.size) throw new RangeError(`thumbnail of ${thumb.length} bytes, expected ${this.size}`);
     const n = this.length;
     // The block about to be overwritten goes to the file first.
-    if (n >= this.residentFrames && n % this.limits.spillFrames === 0) this.spill(n - this.residentFrames, this.limits.spillFrames);
+    if (n >= this.residentFrames && n % this.spillFrames === 0) this.spill(n - this.residentFrames);
     if (n < this.residentFrames && this.ringBytes(n + 1) > this.bytes.length) {
       growMemory(this.kernel.memory, this.ringBytes(Math.min(this.residentFrames, n + GROWTH_FRAMES)));
       this.bytes = new Uint8Array(this.kernel.memory.buffer);
@@ -119,7 +127,9 @@ export class ThumbnailStore {
     return (2 + (i % this.residentFrames)) * this.size;
   }
 
-  private spill(first: number, frames: number): void {
+  /** Writes the block of frames from `first` to the file (or, with no file, keeps every frame in memory from now on). */
+  private spill(first: number): void {
+    const frames = this.spillFrames;
     this.file ??= this.openSpillFile();
     if (!this.file) {
       this.residentFrames = Infinity;
@@ -136,7 +146,7 @@ export class ThumbnailStore {
   }
 
   /** The spill file, or null when the temporary folder takes none (the thumbnails then all stay in memory). */
-  private openSpillFile(): { fd: number; path: string | null } | null {
+  private openSpillFile(): SpillFile | null {
     const path = join(tmpdir(), `preflight-thumbnails-${process.pid}-${randomBytes(6).toString('hex')}`);
     let fd: number;
     try {

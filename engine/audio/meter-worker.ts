@@ -14,12 +14,22 @@ export interface MeterWorkerData {
 }
 
 const { kinds, options, ring: buffers, reader } = workerData as MeterWorkerData;
-const ring = PcmRing.attach(buffers);
-const meters = kinds.map((kind) => new PcmMeter(kind, options));
-let seq = 0;
-for (let frames = ring.take(seq); frames >= 0; frames = ring.take(seq)) {
-  const planes = ring.planes(seq, frames);
-  for (const meter of meters) meter.push(planes);
-  ring.release(reader, seq++);
+
+/**
+ * The measuring loop is a function's, not the module body's: V8 did not optimise a loop in an ES module's top level the
+ * same way. Run there from the unbundled modules (the engine in process, as the MCP server runs it), a 60-minute
+ * podcast's check took 1.22 times the wall time and 1.33 times the CPU it takes from the CLI's bundle.
+ */
+function measure(): void {
+  const ring = PcmRing.attach(buffers);
+  const meters = kinds.map((kind) => new PcmMeter(kind, options));
+  let seq = 0;
+  for (let frames = ring.take(seq); frames >= 0; frames = ring.take(seq)) {
+    const planes = ring.planes(seq, frames);
+    for (const meter of meters) meter.push(planes);
+    ring.release(reader, seq++);
+  }
+  if (!ring.aborted) parentPort!.postMessage({ results: meters.map((meter) => meter.result()) });
 }
-if (!ring.aborted) parentPort!.postMessage({ results: meters.map((meter) => meter.result()) });
+
+measure();

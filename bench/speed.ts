@@ -3,7 +3,14 @@
 // the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
 // bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio. With
 // PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { decodePassArgs } from '../engine/analyse.js';
+import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { probe } from '../engine/probe.js';
+import type { SignalNeed } from '../engine/types.js';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';
 import { bareDecode, timedProcess } from './tree-rss.js';
@@ -13,6 +20,8 @@ const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudnes
 const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
 
 const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
+/** What the technical gates ask of the decode pass (format_spec's legal levels only for broadcast delivery). */
+const TECHNICAL_NEEDS: ReadonlySet<SignalNeed> = new Set(['video', 'audio']);
 
 interface Measured {
   ratio: number;
@@ -37,6 +46,8 @@ interface Row extends Measured {
   ocr: string;
   /** The same check by the baseline build (PREFLIGHT_BENCH_BASELINE), between the same bare decodes. */
   before: Measured | null;
+  /** Technical rows: the check's decode pass alone (its ffmpeg graph, every output to /dev/null) ÷ the bare decode. */
+  passRatio: number | null;
 }
 
 function ocrOf(stdout: string): string {
@@ -61,6 +72,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
   const decodeBefore = await bareDecode(path);
   // With a baseline, the two builds take turns going first.
   const [check, other] = await inTurn(clis.map((cli) => () => timedProcess(process.execPath, args(cli))), measured++);
+  const pass = profile === 'technical' ? await decodePassAlone(path) : null;
   const decodeAfter = await bareDecode(path);
   const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
   return {
@@ -73,7 +85,29 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     verdict: verdictOf(check.stdout),
     ocr: profile === 'default' ? ocrOf(check.stdout) : '',
     before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peakMb, verdict: verdictOf(other.stdout) } : null,
+    passRatio: pass === null ? null : pass / bare,
   };
+}
+
+/**
+ * Seconds the technical check's own ffmpeg takes with its pipes on /dev/null, where nothing reads them: the downscale
+ * and the PCM conversion a bare decode does not do. A check cannot be cheaper.
+ */
+async function decodePassAlone(path: string): Promise<number> {
+  const args = decodePassArgs(await probe(path), TECHNICAL_NEEDS);
+  const pipes = args.filter((a) => a.startsWith('pipe:')).length;
+  const devNull = openSync('/dev/null', 'w');
+  try {
+    const t = performance.now();
+    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe', ...Array<number>(pipes).fill(devNull)] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+    const [code] = (await once(child, 'close')) as [number | null];
+    if (code !== 0) throw new Error(`the decode pass alone failed: ${stderr.trim()}`);
+    return (performance.now() - t) / 1000;
+  } finally {
+    closeSync(devNull);
+  }
 }
 
 const f = (n: number, d = 2) => n.toFixed(d);
@@ -118,7 +152,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }

@@ -142,6 +142,11 @@ function plan(media: MediaInfo, needs: ReadonlySet<SignalNeed>): Plan {
   return { args, video, legal, audio, text };
 }
 
+/** The decode pass's ffmpeg arguments for `needs`: its outputs are pipes 3, 4, ... in the order the pass reads them. */
+export function decodePassArgs(media: MediaInfo, needs: ReadonlySet<SignalNeed>): string[] {
+  return plan(media, needs).args;
+}
+
 /**
  * Cuts a byte stream into fixed-size records that consumers may keep: each record is filled in place as its chunks
  * arrive (every byte copied once; joining the chunks instead copied a 1.5 MB OCR frame a dozen times over).

@@ -3,17 +3,11 @@
 // the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
 // bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio. With
 // PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { decodePassArgs } from '../engine/analyse.js';
-import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
-import { probe } from '../engine/probe.js';
 import type { SignalNeed } from '../engine/types.js';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';
-import { bareDecode, timedProcess } from './tree-rss.js';
+import { bareDecode, decodePassAlone, timedProcess } from './tree-rss.js';
 
 /** The default profile's gates without the text gates. */
 const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudness,clipping,dead_air,channel_balance,av_sync';
@@ -72,7 +66,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
   const decodeBefore = await bareDecode(path);
   // With a baseline, the two builds take turns going first.
   const [check, other] = await inTurn(clis.map((cli) => () => timedProcess(process.execPath, args(cli))), measured++);
-  const pass = profile === 'technical' ? await decodePassAlone(path) : null;
+  const pass = profile === 'technical' ? await decodePassAlone(path, TECHNICAL_NEEDS) : null;
   const decodeAfter = await bareDecode(path);
   const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
   return {
@@ -87,27 +81,6 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peakMb, verdict: verdictOf(other.stdout) } : null,
     passRatio: pass === null ? null : pass / bare,
   };
-}
-
-/**
- * Seconds the technical check's own ffmpeg takes with its pipes on /dev/null, where nothing reads them: the downscale
- * and the PCM conversion a bare decode does not do. A check cannot be cheaper.
- */
-async function decodePassAlone(path: string): Promise<number> {
-  const args = decodePassArgs(await probe(path), TECHNICAL_NEEDS);
-  const pipes = args.filter((a) => a.startsWith('pipe:')).length;
-  const devNull = openSync('/dev/null', 'w');
-  try {
-    const t = performance.now();
-    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe', ...Array<number>(pipes).fill(devNull)] });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
-    const [code] = (await once(child, 'close')) as [number | null];
-    if (code !== 0) throw new Error(`the decode pass alone failed: ${stderr.trim()}`);
-    return (performance.now() - t) / 1000;
-  } finally {
-    closeSync(devNull);
-  }
 }
 
 const f = (n: number, d = 2) => n.toFixed(d);

@@ -1,8 +1,13 @@
 // Peak resident memory of a whole process tree (node, its ffmpeg children, worker threads), polled from /proc: the
 // kernel's per-process peak (maxRSS) cannot add up processes that peak at different times.
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { execa } from 'execa';
+import { decodePassArgs } from '../engine/analyse.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
+import { probe } from '../engine/probe.js';
+import type { SignalNeed } from '../engine/types.js';
 
 function children(pid: number): number[] {
   try {
@@ -65,3 +70,24 @@ export async function timedProcess(file: string, args: string[]): Promise<TimedP
 
 /** A bare decode of `path` by the same ffmpeg the checks run: the yardstick of every speed ratio. */
 export const bareDecode = (path: string) => timedProcess(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-i', path, '-f', 'null', '-']);
+
+/**
+ * Seconds a check's own ffmpeg (its decode pass for `needs`) takes with its pipes on /dev/null, where nothing reads
+ * them: the downscale and the PCM conversion a bare decode does not do, and the pipes' bytes. No check is cheaper.
+ */
+export async function decodePassAlone(path: string, needs: ReadonlySet<SignalNeed>): Promise<number> {
+  const args = decodePassArgs(await probe(path), needs);
+  const pipes = args.filter((a) => a.startsWith('pipe:')).length;
+  const devNull = openSync('/dev/null', 'w');
+  try {
+    const t = performance.now();
+    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe', ...Array<number>(pipes).fill(devNull)] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+    const [code] = (await once(child, 'close')) as [number | null];
+    if (code !== 0) throw new Error(`the decode pass alone failed: ${stderr.trim()}`);
+    return (performance.now() - t) / 1000;
+  } finally {
+    closeSync(devNull);
+  }
+}

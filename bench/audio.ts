@@ -10,15 +10,12 @@ import { runCheck } from '../engine/check.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { baseline, inTurn } from './baseline.js';
 import { bareDecode, decodePassAlone, timedProcess } from './tree-rss.js';
-import type { SignalNeed } from '../engine/types.js';
 
 const dir = resolve(import.meta.dirname, '../../.cache/bench');
 const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
 const MINUTES = 60;
 const ROUNDS = 3;
 const TARGET = 1.5;
-/** What the audio gates ask of the decode pass. */
-const AUDIO_NEEDS: ReadonlySet<SignalNeed> = new Set(['audio']);
 
 /**
  * Two "voices" of band-limited pink noise with a syllable rhythm (2.3 Hz) and irregular phrases and pauses
@@ -88,7 +85,7 @@ export async function audioBench(): Promise<void> {
     verdicts[k] = (JSON.parse(check.stdout) as { verdict: string }).verdict;
     return check.seconds;
   };
-  const passAlone = () => decodePassAlone(podcast, AUDIO_NEEDS);
+  const passAlone = () => decodePassAlone(podcast);
   const [cli, pass, before] = await rounds(podcast, cliRun(CLI, 0), passAlone, ...(base ? [cliRun(base.cli, 1)] : []));
   summary(`the CLI as a process, verdict ${verdicts[0]}, peak RSS of its process tree ${f(peaks[0], 0)} MB`, cli);
   summary("the check's decode pass alone (its ffmpeg writing the PCM to /dev/null: the floor)", pass);

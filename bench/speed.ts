@@ -4,7 +4,6 @@
 // bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio. With
 // PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
 import { resolve } from 'node:path';
-import type { SignalNeed } from '../engine/types.js';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';
 import { bareDecode, decodePassAlone, timedProcess } from './tree-rss.js';
@@ -14,8 +13,6 @@ const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudnes
 const CLI = resolve(import.meta.dirname, '../../bin/preflight.js');
 
 const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
-/** What the technical gates ask of the decode pass (format_spec's legal levels only for broadcast delivery). */
-const TECHNICAL_NEEDS: ReadonlySet<SignalNeed> = new Set(['video', 'audio']);
 
 interface Measured {
   ratio: number;
@@ -66,7 +63,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
   const decodeBefore = await bareDecode(path);
   // With a baseline, the two builds take turns going first.
   const [check, other] = await inTurn(clis.map((cli) => () => timedProcess(process.execPath, args(cli))), measured++);
-  const pass = profile === 'technical' ? await decodePassAlone(path, TECHNICAL_NEEDS) : null;
+  const pass = profile === 'technical' ? await decodePassAlone(path, { checks: TECHNICAL_ONLY }) : null;
   const decodeAfter = await bareDecode(path);
   const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
   return {

@@ -1,5 +1,6 @@
 // Peak resident memory of a whole process tree (node, its ffmpeg children, worker threads), polled from /proc: the
-// kernel's per-process peak (maxRSS) cannot add up processes that peak at different times.
+// kernel's per-process peak (maxRSS) cannot add up processes that peak at different times. And the two yardsticks a
+// check is measured against: a bare decode, and the check's own decode pass with nothing reading its output.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { execa } from 'execa';
 import { decodePassArgs } from '../engine/analyse.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { probe } from '../engine/probe.js';
-import type { SignalNeed } from '../engine/types.js';
+import { decodeNeeds, type CheckOptions } from '../engine/check.js';
 
 function children(pid: number): number[] {
   try {
@@ -72,11 +73,12 @@ export async function timedProcess(file: string, args: string[]): Promise<TimedP
 export const bareDecode = (path: string) => timedProcess(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-i', path, '-f', 'null', '-']);
 
 /**
- * Seconds a check's own ffmpeg (its decode pass for `needs`) takes with its pipes on /dev/null, where nothing reads
+ * Seconds the ffmpeg of a check with `opts` (its decode pass) takes with its pipes on /dev/null, where nothing reads
  * them: the downscale and the PCM conversion a bare decode does not do, and the pipes' bytes. No check is cheaper.
  */
-export async function decodePassAlone(path: string, needs: ReadonlySet<SignalNeed>): Promise<number> {
-  const args = decodePassArgs(await probe(path), needs);
+export async function decodePassAlone(path: string, opts: Pick<CheckOptions, 'checks'> = {}): Promise<number> {
+  const media = await probe(path);
+  const args = decodePassArgs(media, decodeNeeds(media, opts));
   const pipes = args.filter((a) => a.startsWith('pipe:')).length;
   const devNull = openSync('/dev/null', 'w');
   try {

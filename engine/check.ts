@@ -73,6 +73,20 @@ function signalNeeds(gates: GateDefinition[], media: MediaInfo, delivery: Delive
   return needs;
 }
 
+/** The profile a check of `media` resolves to and the gates it runs (`hasMedia` false: a sidecar-only check). */
+function plannedGates(media: MediaInfo, opts: Pick<CheckOptions, 'profile' | 'sidecars'>, checks: string[] | null, hasMedia: boolean) {
+  const autoResolved = resolveProfile(opts.profile, media);
+  const shape = hasMedia ? mediaShapeOf(media) : null;
+  const sidecarNames = sidecarsGiven(opts.sidecars);
+  return { autoResolved, shape, sidecarNames, gates: selectGates(autoResolved, checks, shape, sidecarNames) };
+}
+
+/** What a check of `media` with these options asks of its decode pass (npm run bench times that pass alone). */
+export function decodeNeeds(media: MediaInfo, opts: Pick<CheckOptions, 'profile' | 'checks' | 'sidecars'> = {}): Set<SignalNeed> {
+  const { autoResolved, gates } = plannedGates(media, opts, parseChecks(opts.checks), true);
+  return signalNeeds(gates, media, autoResolved.deliveryProfile.id as DeliveryProfileId);
+}
+
 function runGate(gate: GateDefinition, media: MediaInfo, signals: Signals, sidecars: EngineSidecars, resolved: ResolvedProfile, timecodeFps: number): GateResult {
   const reason = runnable(gate, media);
   if (reason) return skippedGate(gate.id, reason);
@@ -144,10 +158,7 @@ export async function runCheck(path: string | null, opts: CheckOptions = {}): Pr
   if (path !== null) ffmpegPath();
   const media = path === null ? sidecarOnlyMedia(opts.sidecars!) : await probe(path, opts.signal);
   await opts.afterProbe?.(media);
-  const autoResolved = resolveProfile(opts.profile, media);
-  const shape = path === null ? null : mediaShapeOf(media);
-  const sidecarNames = sidecarsGiven(opts.sidecars);
-  const gates = selectGates(autoResolved, checks, shape, sidecarNames);
+  const { autoResolved, shape, sidecarNames, gates } = plannedGates(media, opts, checks, path !== null);
   const tProbe = performance.now();
 
   progress(5, 'analyse');

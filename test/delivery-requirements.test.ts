@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCheck, selectGates } from '../engine/check.js';
+import { decodeNeeds, runCheck, selectGates } from '../engine/check.js';
 import {
   checkCoverage,
   MEDIA_SHAPES,
@@ -82,6 +82,17 @@ describe('what each delivery profile requires', () => {
     expect(landscapeForShorts).toContain('shorts_format');
     // Explicit checks replace everything: a repair step.
     expect(selectGates(resolveProfile('auto', MEDIA.landscape), ['loudness'], 'video', ['transcript']).map((g) => g.id)).toEqual(['loudness']);
+  });
+
+  it('asks the decode pass for what the selected gates read, and no more', () => {
+    const sorted = (needs: Set<string>) => [...needs].sort();
+    expect(sorted(decodeNeeds(MEDIA.landscape, { checks: 'loudness,clipping' }))).toEqual(['audio']);
+    expect(sorted(decodeNeeds(MEDIA.landscape, { checks: 'black_frames,av_sync' }))).toEqual(['audio', 'video']);
+    expect(sorted(decodeNeeds(MEDIA.landscape))).toContain('text');
+    // Legal levels only for broadcast delivery; audio gates are not runnable on a silent file.
+    expect(decodeNeeds(MEDIA.landscape, { checks: 'format_spec' }).has('legal_levels')).toBe(false);
+    expect(decodeNeeds(MEDIA.landscape, { profile: 'broadcast_r128', checks: 'format_spec' }).has('legal_levels')).toBe(true);
+    expect(sorted(decodeNeeds(MEDIA.audio))).toEqual(['audio']);
   });
 });
 

@@ -82,6 +82,8 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
 
 const f = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+/** A row whose check printed no report (a failed run) is not judged against a target. */
+const judged = (m: Measured, ok: boolean) => (m.verdict ? verdict(ok) : 'NOT JUDGED');
 
 const PROFILES = ['default', 'technical'] as const;
 
@@ -122,7 +124,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${verdict(row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${verdict(row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${judged(row, row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }

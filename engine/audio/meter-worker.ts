@@ -16,9 +16,10 @@ export interface MeterWorkerData {
 const { kinds, options, ring: buffers, reader } = workerData as MeterWorkerData;
 
 /**
- * The measuring loop is a function's, not the module body's: V8 did not optimise a loop in an ES module's top level the
- * same way. Run there from the unbundled modules (the engine in process, as the MCP server runs it), a 60-minute
- * podcast's check took 1.22 times the wall time and 1.33 times the CPU it takes from the CLI's bundle.
+ * The measuring loop is a function's, not the module body's. In the body of this module, run unbundled (the engine in
+ * process, as the MCP server runs it), the same loop made a 60-minute podcast's check take 1.22 times the wall time and
+ * 1.28 times the CPU it takes from the CLI's bundle, where esbuild had inlined the modules it imports; why V8 ran it
+ * slower there was not established.
  */
 function measure(): void {
   const ring = PcmRing.attach(buffers);

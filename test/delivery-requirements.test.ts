@@ -89,7 +89,7 @@ describe('what each delivery profile requires', () => {
     expect(sorted(decodeNeeds(MEDIA.landscape, { checks: 'loudness,clipping' }))).toEqual(['audio']);
     expect(sorted(decodeNeeds(MEDIA.landscape, { checks: 'black_frames,av_sync' }))).toEqual(['audio', 'video']);
     expect(sorted(decodeNeeds(MEDIA.landscape))).toContain('text');
-    // Legal levels only for broadcast delivery; audio gates are not runnable on a silent file.
+    // Legal levels only for broadcast delivery.
     expect(decodeNeeds(MEDIA.landscape, { checks: 'format_spec' }).has('legal_levels')).toBe(false);
     expect(decodeNeeds(MEDIA.landscape, { profile: 'broadcast_r128', checks: 'format_spec' }).has('legal_levels')).toBe(true);
     expect(sorted(decodeNeeds(MEDIA.audio))).toEqual(['audio']);

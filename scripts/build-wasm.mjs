@@ -19,9 +19,10 @@ const wabt = await wabtInit();
 /** The TypeScript module for one .wat source: its path and text. */
 function kernelModule(watPath) {
   const name = basename(watPath, '.wat');
-  const parsed = wabt.parseWat(watPath, readFileSync(watPath, 'utf8'), { simd: true });
+  const features = { simd: true, threads: true };
+  const parsed = wabt.parseWat(watPath, readFileSync(watPath, 'utf8'), features);
   try {
-    parsed.validate();
+    parsed.validate(features);
     const { buffer } = parsed.toBinary({});
     const constant = `${name.replace(/-/g, '_').toUpperCase()}_WASM`;
     const text =

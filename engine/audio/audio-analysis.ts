@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LoudnessMeasurements } from '../types.js';
-import { deinterleave, Deinterleaver, PcmMeter, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
+import { deinterleave, Deinterleaver, PcmMeter, pcmStagingBytes, type MeterKind, type PcmMeterOptions } from './pcm-meters.js';
 import type { MeterWorkerData } from './meter-worker.js';
 import type { PcmReaderMessage, PcmReaderWorkerData } from './pcm-reader-worker.js';
 import { PcmRing } from './pcm-ring.js';
@@ -150,7 +150,7 @@ class WorkerAnalysis implements AudioAnalysis {
   constructor(opts: PcmMeterOptions, private pipeFd: number | null, meterThreads: MeterThreads) {
     this.batchFrames = batchFloats(opts.channels) / opts.channels;
     const groups: MeterKind[][] = meterThreads === 1 ? [['loudness', 'stats']] : [['loudness'], ['stats']];
-    this.ring = PcmRing.create(RING_SLOTS, opts.channels, this.batchFrames, groups.length);
+    this.ring = PcmRing.create(RING_SLOTS, opts.channels, this.batchFrames, groups.length, pipeFd === null ? 0 : pcmStagingBytes(opts.channels));
     const failed = () => {
       this.failed = true;
       this.ring.abort();

@@ -3,7 +3,7 @@
 // at 48 kHz they reproduce the coefficients printed in BS.1770. The filter itself runs in WebAssembly
 // (k-weighting.wat), two channels at a time.
 
-import { instantiateKernel } from '../wasm-kernel.js';
+import { alignedLike, instantiateKernel } from '../wasm-kernel.js';
 import { K_WEIGHTING_WASM } from './k-weighting-kernel.js';
 
 export interface Biquad {
@@ -70,10 +70,12 @@ interface KernelExports {
  */
 export class KWeightingPair {
   private readonly kernel: KernelExports;
-  private readonly samples: Float32Array;
+  /** The kernel's memory as floats. */
+  private readonly floats: Float32Array;
   private readonly sums: Float64Array;
-  /** Where the second channel's samples start in the kernel's memory (the first's, for a single channel). */
-  private readonly secondByte: number;
+  /** Where the loaded frames of each channel start in the kernel's memory (the same, for a single channel). */
+  private firstByte = SAMPLES_BYTE;
+  private secondByte = SAMPLES_BYTE;
   private first: Float32Array = new Float32Array(0);
   private second: Float32Array | null = null;
   /** The frames [loadedStart, loadedEnd) of the current planes are in the kernel's memory. */
@@ -81,14 +83,14 @@ export class KWeightingPair {
   private loadedEnd = 0;
 
   constructor(sampleRate: number, readonly single = false) {
-    this.kernel = instantiateKernel<KernelExports>(K_WEIGHTING_WASM, SAMPLES_BYTE + 2 * 4 * SLICE);
+    // Each channel's slice has 4 bytes to spare, to be copied in at its own alignment.
+    this.kernel = instantiateKernel<KernelExports>(K_WEIGHTING_WASM, SAMPLES_BYTE + 2 * (4 * SLICE + 4));
     const { memory } = this.kernel;
     const { b0, b1, b2, a1, a2 } = shelfCoefficients(sampleRate);
     const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = highPassCoefficients(sampleRate);
     new Float64Array(memory.buffer, COEFFICIENTS_BYTE, 10).set([b0, b1, b2, a1, a2, c0, c1, c2, d1, d2]);
-    this.samples = new Float32Array(memory.buffer, SAMPLES_BYTE, 2 * SLICE);
+    this.floats = new Float32Array(memory.buffer);
     this.sums = new Float64Array(memory.buffer, SUMS_BYTE, 2);
-    this.secondByte = single ? SAMPLES_BYTE : SAMPLES_BYTE + 4 * SLICE;
   }
 
   /** The planes the next calls filter: a chunk of each channel (`second` null for a single channel). */
@@ -111,7 +113,7 @@ export class KWeightingPair {
       if (at < this.loadedStart || at >= this.loadedEnd) this.load(at);
       const until = Math.min(end, this.loadedEnd);
       const offset = 4 * (at - this.loadedStart);
-      this.kernel.run(SAMPLES_BYTE + offset, this.secondByte + offset, until - at);
+      this.kernel.run(this.firstByte + offset, this.secondByte + offset, until - at);
       at = until;
     }
     return this.sums;
@@ -119,8 +121,14 @@ export class KWeightingPair {
 
   private load(at: number): void {
     const end = Math.min(this.first.length, at + SLICE);
-    this.samples.set(this.first.subarray(at, end), 0);
-    if (this.second) this.samples.set(this.second.subarray(at, end), SLICE);
+    const first = this.first.subarray(at, end);
+    this.firstByte = this.secondByte = alignedLike(SAMPLES_BYTE, first);
+    this.floats.set(first, this.firstByte / 4);
+    if (this.second) {
+      const second = this.second.subarray(at, end);
+      this.secondByte = alignedLike(SAMPLES_BYTE + 4 * SLICE + 4, second);
+      this.floats.set(second, this.secondByte / 4);
+    }
     this.loadedStart = at;
     this.loadedEnd = end;
   }

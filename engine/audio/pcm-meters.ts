@@ -20,6 +20,21 @@ interface Meter {
   push(planar: Float32Array[]): void;
 }
 
+/**
+ * Bytes the PCM reader asks of one read, whole frames: about what a pipe holds, so the bytes just read are still in the
+ * core's cache when they are split into the ring's planes. Staging a whole 1 MB batch first cost a 60-minute podcast
+ * check about 8 % more CPU and 1 s more system time.
+ */
+export function pcmReadBytes(channels: number): number {
+  const frameBytes = channels * Float32Array.BYTES_PER_ELEMENT;
+  return Math.max(1, Math.floor((64 * 1024) / frameBytes)) * frameBytes;
+}
+
+/** The reader's staging area: one read after the part of a frame the previous read ended in. */
+export function pcmStagingBytes(channels: number): number {
+  return pcmReadBytes(channels) + channels * Float32Array.BYTES_PER_ELEMENT;
+}
+
 /** Writes the whole frames of `interleaved` into `planes` (one per channel) from frame `at` on. */
 export function deinterleave(interleaved: Float32Array, planes: Float32Array[], at: number): void {
   const channels = planes.length;

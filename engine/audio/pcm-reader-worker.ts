@@ -1,32 +1,41 @@
-// Worker thread reading the decoder's interleaved float PCM from a pipe's file descriptor with blocking reads into one
-// reused buffer, and splitting each whole batch into the planes of the next ring slot (pcm-ring.ts) for the meter
-// threads. The main thread never touches the PCM: no stream, no buffer per read, no message per batch. It posts the
+// Worker thread reading the decoder's interleaved float PCM from a pipe's file descriptor with blocking reads into a
+// staging area of the ring's shared memory, and splitting each whole batch into the planes of the next ring slot
+// (pcm-ring.ts) for the meter threads: stereo with a WebAssembly kernel (deinterleave.wat), other layouts in
+// TypeScript. The main thread never touches the PCM: no stream, no buffer per read, no message per batch. It posts the
 // frames read when the pipe ends (the decoder closed it), or the error that stopped it.
 import { readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { deinterleave } from './pcm-meters.js';
+import { DEINTERLEAVE_WASM } from './deinterleave-kernel.js';
+import { deinterleave, pcmReadBytes, pcmStagingBytes } from './pcm-meters.js';
 import { PcmRing, type PcmRingBuffers } from './pcm-ring.js';
+import { instantiateKernelOn } from '../wasm-kernel.js';
 
 export interface PcmReaderWorkerData {
   fd: number;
+  /** A ring with pcmStagingBytes(channels) spare bytes: the reader's staging area. */
   ring: PcmRingBuffers;
 }
 
 export type PcmReaderMessage = { frames: number } | { error: string };
 
+interface DeinterleaveKernel {
+  stereo(src: number, left: number, right: number, frames: number): void;
+}
+
 const { fd, ring: buffers } = workerData as PcmReaderWorkerData;
 const ring = PcmRing.attach(buffers);
 const { channels, batchFrames } = buffers;
 const frameBytes = channels * Float32Array.BYTES_PER_ELEMENT;
-/**
- * Bytes asked of one read: about what a pipe holds, so the bytes just read are still in the core's cache when they
- * are split into the ring's planes. Staging a whole 1 MB batch first cost a 60-minute podcast check about 8 % more CPU
- * and 1 s more system time.
- */
-const READ_BYTES = Math.max(1, Math.floor((64 * 1024) / frameBytes)) * frameBytes;
-// Room for one read after the part of a frame the previous read ended in.
-const staging = new Uint8Array(READ_BYTES + frameBytes);
-const interleaved = new Float32Array(staging.buffer);
+const READ_BYTES = pcmReadBytes(channels);
+const staging = new Uint8Array(buffers.memory.buffer, buffers.spareByte, pcmStagingBytes(channels));
+const interleaved = new Float32Array(staging.buffer, staging.byteOffset, staging.length / Float32Array.BYTES_PER_ELEMENT);
+const kernel = channels === 2 ? instantiateKernelOn<DeinterleaveKernel>(DEINTERLEAVE_WASM, { pcm: { memory: buffers.memory } }) : null;
+
+/** Splits the first `frames` frames of the staging area into `planes` from frame `at` on. */
+function split(frames: number, planes: Float32Array[], at: number): void {
+  if (kernel) kernel.stereo(staging.byteOffset, planes[0].byteOffset + 4 * at, planes[1].byteOffset + 4 * at, frames);
+  else deinterleave(interleaved.subarray(0, frames * channels), planes, at);
+}
 
 function run(): number {
   let frames = 0;
@@ -42,7 +51,7 @@ function run(): number {
       got = readSync(fd, staging, carried, Math.min(READ_BYTES, (batchFrames - filled) * frameBytes) - carried, null);
       const bytes = carried + got;
       const whole = Math.floor(bytes / frameBytes);
-      deinterleave(interleaved.subarray(0, whole * channels), planes, filled);
+      split(whole, planes, filled);
       filled += whole;
       carried = bytes - whole * frameBytes;
       if (carried > 0) staging.copyWithin(0, whole * frameBytes, bytes);

@@ -1,7 +1,8 @@
 // A ring of PCM batches in shared memory, written by one producer (the thread reading the decoder's PCM) and read by
 // every meter thread, with no message per batch: the threads count batches in a shared control array and sleep on it
 // (Atomics.wait) when the ring is empty or full. A batch holds one plane per channel, end to end; its slot is written
-// again only once every reader has released it.
+// again only once every reader has released it. The batches live in a shared WebAssembly memory, from byte 0, so that
+// a kernel can write them (the reader's split of the decoder's frames); bytes after them are spare, for the producer.
 
 /** The words of the control array. */
 const WRITTEN = 0;
@@ -12,10 +13,14 @@ const ABORTED = 1 << 30;
 const COUNT = CLOSED - 1;
 /** A producer waiting for a free slot looks at the abort flag this often, ms. */
 const PRODUCER_POLL_MS = 100;
+const WASM_PAGE_BYTES = 65_536;
 
 export interface PcmRingBuffers {
   control: SharedArrayBuffer;
-  data: SharedArrayBuffer;
+  /** Shared: the batches from byte 0, then {@link spareBytes} bytes for the producer (from {@link spareByte}). */
+  memory: WebAssembly.Memory;
+  spareByte: number;
+  spareBytes: number;
   slots: number;
   channels: number;
   /** Frames one batch holds. */
@@ -35,14 +40,18 @@ export class PcmRing {
 
   private constructor(readonly buffers: PcmRingBuffers) {
     this.control = new Int32Array(buffers.control);
-    this.data = new Float32Array(buffers.data);
+    this.data = new Float32Array(buffers.memory.buffer, 0, buffers.spareByte / Float32Array.BYTES_PER_ELEMENT);
     this.framesAt = READ + buffers.readers;
   }
 
-  static create(slots: number, channels: number, batchFrames: number, readers: number): PcmRing {
+  /** `spareBytes`: room after the batches for the producer's own use (a staging area for its reads). */
+  static create(slots: number, channels: number, batchFrames: number, readers: number, spareBytes = 0): PcmRing {
     const control = new SharedArrayBuffer((READ + readers + slots) * Int32Array.BYTES_PER_ELEMENT);
-    const data = new SharedArrayBuffer(slots * channels * batchFrames * Float32Array.BYTES_PER_ELEMENT);
-    return new PcmRing({ control, data, slots, channels, batchFrames, readers });
+    // 16-byte aligned, for a kernel's vector stores.
+    const spareByte = Math.ceil((slots * channels * batchFrames * Float32Array.BYTES_PER_ELEMENT) / 16) * 16;
+    const pages = Math.max(1, Math.ceil((spareByte + spareBytes) / WASM_PAGE_BYTES));
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    return new PcmRing({ control, memory, spareByte, spareBytes, slots, channels, batchFrames, readers });
   }
 
   /** The ring another thread created (its `buffers`, passed as worker data). */

@@ -2,7 +2,7 @@
 // lane, with each channel's state in the kernel's memory. stats.ts copies each chunk's channels in, asks for a scan
 // of each 10 ms block (or the part of one the chunk holds) and reads and resets the block's fields when it closes.
 import { STATS_SCAN_WASM } from './stats-scan-kernel.js';
-import { instantiateKernel } from '../wasm-kernel.js';
+import { alignedLike, instantiateKernel } from '../wasm-kernel.js';
 
 /**
  * The fields of a channel's state that this side reads or resets, by their place in the kernel's order (stats-scan.wat;
@@ -41,6 +41,8 @@ export type Field = (typeof FIELD)[keyof typeof FIELD];
 const PAIR_BYTES = 512;
 /** Frames copied in and scanned per call: 32 KB per channel. */
 export const SLICE_FRAMES = 8192;
+/** A plane's region: the slice and 4 bytes to spare, to copy a slice in at its own alignment. */
+const PLANE_BYTES = SLICE_FRAMES * 4 + 8;
 
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -59,6 +61,9 @@ export interface StatsScanLevels {
 export class StatsScanKernel {
   private readonly kernel: KernelExports;
   private readonly pairs: number;
+  /** The kernel's memory as floats. */
+  private readonly floats: Float32Array;
+  /** Each channel's loaded frames; a plane starts at its region's first byte or 4 bytes on (see {@link load}). */
   private readonly planes: Float32Array[];
   /** Every pair's state: channel c's field f is at {@link fieldIndex}(c, f). */
   readonly fields: Float64Array;
@@ -68,10 +73,11 @@ export class StatsScanKernel {
     this.pairs = Math.ceil(channels / 2);
     // The states, then one plane per channel (an odd last channel is paired with a plane of zeros, whose lane is ignored).
     const planesByte = this.pairs * PAIR_BYTES;
-    this.kernel = instantiateKernel<KernelExports>(STATS_SCAN_WASM, planesByte + 2 * this.pairs * SLICE_FRAMES * 4, { stats: { clipRun: onClipRun } });
+    this.kernel = instantiateKernel<KernelExports>(STATS_SCAN_WASM, planesByte + 2 * this.pairs * PLANE_BYTES, { stats: { clipRun: onClipRun } });
     const { memory } = this.kernel;
     this.fields = new Float64Array(memory.buffer, 0, (this.pairs * PAIR_BYTES) / 8);
-    this.planes = Array.from({ length: 2 * this.pairs }, (_, c) => new Float32Array(memory.buffer, planesByte + c * SLICE_FRAMES * 4, SLICE_FRAMES));
+    this.floats = new Float32Array(memory.buffer);
+    this.planes = Array.from({ length: 2 * this.pairs }, (_, c) => new Float32Array(memory.buffer, planesByte + c * PLANE_BYTES, SLICE_FRAMES));
     this.kernel.init(levels.minRunSamples, levels.clipRunLevel, levels.fullScaleLevel);
     for (let pair = 0; pair < this.pairs; pair++) this.kernel.reset(pair * PAIR_BYTES);
     if (channels % 2 === 1) {
@@ -84,7 +90,13 @@ export class StatsScanKernel {
 
   /** Copies frames [at, at + length) of each channel in (length ≤ SLICE_FRAMES); scans then read them from 0. */
   load(channels: Float32Array[], at: number, length: number): void {
-    for (let c = 0; c < this.channels; c++) this.planes[c].set(channels[c].subarray(at, at + length));
+    for (let c = 0; c < this.channels; c++) {
+      const frames = channels[c].subarray(at, at + length);
+      const region = this.planes[c].byteOffset & ~4;
+      const byte = alignedLike(region, frames);
+      if (byte !== this.planes[c].byteOffset) this.planes[c] = this.floats.subarray(byte / 4, byte / 4 + SLICE_FRAMES);
+      this.planes[c].set(frames);
+    }
   }
 
   /**

@@ -12,7 +12,7 @@
 // took in TypeScript, where it was most of the loudness meter's cost.
 
 import { TRUE_PEAK_WASM } from './true-peak-kernel.js';
-import { instantiateKernel } from '../wasm-kernel.js';
+import { alignedLike, instantiateKernel } from '../wasm-kernel.js';
 
 /** Taps on each side of the interpolation point (16 taps per phase). */
 const HALF_LENGTH = 8;
@@ -103,7 +103,7 @@ const SLICE = 65_536;
 
 interface KernelExports {
   memory: WebAssembly.Memory;
-  scan(total: number, carried: number, peak: number, gainBound: number): number;
+  scan(base: number, total: number, carried: number, peak: number, gainBound: number): number;
 }
 
 /**
@@ -113,23 +113,26 @@ interface KernelExports {
 export class TruePeakDetector {
   private readonly gainBound: number;
   private readonly kernel: KernelExports;
-  private readonly samples: Float32Array;
+  /** The kernel's memory as floats. */
+  private readonly floats: Float32Array;
   private readonly samplePeakSlot: Float64Array;
-  /** The last TAPS - 1 samples seen are at the start of `samples` (zeros before the first). */
+  /** The last TAPS - 1 samples seen are at the start of the samples (zeros before the first). */
   private readonly historyLength = TAPS - 1;
+  /** Where the samples start: SAMPLES_BYTE, or 4 bytes on so that a slice is copied in at its own alignment. */
+  private base = SAMPLES_BYTE;
   private peak = 0;
 
   constructor(sampleRate: number) {
     const interpolator = foldInterpolator(oversamplingFactor(sampleRate));
     this.gainBound = interpolator.gainBound;
-    this.kernel = instantiateKernel<KernelExports>(TRUE_PEAK_WASM, SAMPLES_BYTE + 4 * (this.historyLength + SLICE + 1));
+    this.kernel = instantiateKernel<KernelExports>(TRUE_PEAK_WASM, SAMPLES_BYTE + 4 + 4 * (this.historyLength + SLICE + 1));
     const { memory } = this.kernel;
     const taps = new Float64Array(memory.buffer, TAPS_BYTE, 3 * HALF_LENGTH);
     taps.set(interpolator.pairSum, 0);
     taps.set(interpolator.pairDiff, HALF_LENGTH);
     taps.set(interpolator.mid, 2 * HALF_LENGTH);
     this.samplePeakSlot = new Float64Array(memory.buffer, SAMPLE_PEAK_BYTE, 1);
-    this.samples = new Float32Array(memory.buffer, SAMPLES_BYTE, this.historyLength + SLICE + 1);
+    this.floats = new Float32Array(memory.buffer);
   }
 
   /** Takes the next samples; returns their largest |x| (the chunk's sample peak). */
@@ -144,22 +147,27 @@ export class TruePeakDetector {
 
   /** Largest absolute value so far, linear, including the points between the last samples and the silence after them. */
   get linearPeak(): number {
-    const history = this.samples.slice(0, this.historyLength);
-    const peak = this.peak;
+    const { base, peak } = this;
+    const history = this.floats.slice(base / 4, base / 4 + this.historyLength);
     this.scan(new Float32Array(HALF_LENGTH));
     const withTail = this.peak;
     this.peak = peak;
-    this.samples.set(history, 0);
+    this.base = base;
+    this.floats.set(history, base / 4);
     return withTail;
   }
 
   /** Scans the history then `slice` (at most SLICE samples), keeps the last TAPS - 1 as the next history; returns the slice's sample peak. */
   private scan(slice: Float32Array): number {
-    const { samples, historyLength } = this;
+    const { floats, historyLength } = this;
+    const base = alignedLike(SAMPLES_BYTE + 4 * historyLength, slice) - 4 * historyLength;
+    if (base !== this.base) floats.copyWithin(base / 4, this.base / 4, this.base / 4 + historyLength);
+    this.base = base;
+    const at = base / 4;
     const total = historyLength + slice.length;
-    samples.set(slice, historyLength);
-    this.peak = this.kernel.scan(total, historyLength, this.peak, this.gainBound);
-    samples.copyWithin(0, total - historyLength, total);
+    floats.set(slice, at + historyLength);
+    this.peak = this.kernel.scan(base, total, historyLength, this.peak, this.gainBound);
+    floats.copyWithin(at, at + total - historyLength, at + total);
     return this.samplePeakSlot[0];
   }
 }

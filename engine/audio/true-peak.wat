@@ -2,7 +2,8 @@
 ;; scripts/build-wasm.mjs). One instance serves one channel; its memory holds, from byte 0:
 ;;   0    the folded interpolator: pairSum[8], pairDiff[8], mid[8] (f64)
 ;;   192  the sample peak of the last scan's new samples (f64, written by $scan)
-;;   256  the samples: the 15 carried over from the last scan, then the new ones (f32)
+;;   256  the samples, from the byte the caller gives (256 or 260): the 15 carried over from the last scan, then the
+;;        new ones (f32)
 ;; Every interpolated point is computed with the arithmetic of the TypeScript kernel it replaced, in the same order,
 ;; two centres per f64x2; only the order in which maxima are taken differs, which cannot change a maximum. pmax
 ;; (a < b ? b : a) with the running peak first skips NaNs as the comparisons in TypeScript did.
@@ -150,14 +151,14 @@
       (br $pair)))
     (local.get $acc))
 
-  ;; Raises `peak` over the centres c = 7 .. total - 9 of the `total` samples at byte 256 (the first `carried` of them
+  ;; Raises `peak` over the centres c = 7 .. total - 9 of the `total` samples at byte $base (the first `carried` of them
   ;; were scanned before), 64 centres per block. A block is interpolated only when the largest |x| under its taps,
   ;; times `gainBound` (no phase's Σ|tap| exceeds it), could beat the peak so far: an exact bound. Also writes the
   ;; largest |x| of the new samples to byte 192.
-  (func (export "scan") (param $total i32) (param $carried i32) (param $peak f64) (param $gainBound f64) (result f64)
+  (func (export "scan") (param $base i32) (param $total i32) (param $carried i32) (param $peak f64) (param $gainBound f64) (result f64)
     (local $first i32) (local $last i32) (local $blockLast i32) (local $acc v128)
     (f64.store offset=192 (i32.const 0)
-      (call $maxAbs (i32.add (i32.const 256) (i32.shl (local.get $carried) (i32.const 2))) (i32.add (i32.const 256) (i32.shl (local.get $total) (i32.const 2)))))
+      (call $maxAbs (i32.add (local.get $base) (i32.shl (local.get $carried) (i32.const 2))) (i32.add (local.get $base) (i32.shl (local.get $total) (i32.const 2)))))
     (local.set $acc (f64x2.splat (local.get $peak)))
     (local.set $first (i32.const 7))
     (local.set $last (i32.sub (local.get $total) (i32.const 9)))
@@ -168,12 +169,12 @@
       (if (f64.gt
             (f64.mul
               (call $maxAbs
-                (i32.add (i32.const 256) (i32.shl (i32.sub (local.get $first) (i32.const 7)) (i32.const 2)))
-                (i32.add (i32.const 256) (i32.shl (i32.add (local.get $blockLast) (i32.const 9)) (i32.const 2))))
+                (i32.add (local.get $base) (i32.shl (i32.sub (local.get $first) (i32.const 7)) (i32.const 2)))
+                (i32.add (local.get $base) (i32.shl (i32.add (local.get $blockLast) (i32.const 9)) (i32.const 2))))
               (local.get $gainBound))
             (local.get $peak))
         (then
-          (local.set $acc (call $interpolate (i32.const 256) (local.get $first) (local.get $blockLast) (local.get $acc)))
+          (local.set $acc (call $interpolate (local.get $base) (local.get $first) (local.get $blockLast) (local.get $acc)))
           (local.set $peak (call $lanesMax (local.get $acc)))))
       (local.set $first (i32.add (local.get $first) (i32.const 64)))
       (br $block)))

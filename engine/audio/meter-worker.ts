@@ -18,8 +18,9 @@ const { kinds, options, ring: buffers, reader } = workerData as MeterWorkerData;
 /**
  * The measuring loop is a function's, not the module body's. In the body of this module, run unbundled (the engine in
  * process, as the MCP server runs it), the same loop made a 60-minute podcast's check take 1.22 times the wall time and
- * 1.28 times the CPU it takes from the CLI's bundle, where esbuild had inlined the modules it imports; why V8 ran it
- * slower there was not established.
+ * 1.28 times the CPU it takes from the CLI's bundle. The time was in the statistics kernel, whose loop then kept a
+ * dozen vectors on the stack and ran at a speed that depended on the frames above it; it no longer does
+ * (stats-scan.wat).
  */
 function measure(): void {
   const ring = PcmRing.attach(buffers);

@@ -133,10 +133,13 @@
     (local.set $nextCount (v128.load offset=304 (local.get $pair)))
     (local.set $product (v128.load offset=480 (local.get $pair)))
     (local.set $rareLevel (f64x2.min (local.get $next) (local.get $clip)))
+    ;; Three passes over the samples (they are in the cache): the sums and the peak, the zero crossings, the rarer
+    ;; events. In one loop the values live across an iteration outnumbered the 16 vector registers; the compiled loop
+    ;; moved a dozen of them to and from the stack every sample, and ran 1.5 times as long in the meter thread when the
+    ;; worker ran from its modules as when it ran from the CLI's bundle (the stack's alignment under those moves is the
+    ;; likely reason: adding one frame above the loop changed it too). Each sum is still added sample by sample in order.
     (local.set $i (local.get $from))
-    ;; sample $sampleOffset + i of the programme, counted up (whole numbers: exact)
-    (local.set $sample (f64x2.splat (f64.add (local.get $sampleOffset) (f64.convert_i32_s (local.get $from)))))
-    (block $done (loop $samples
+    (block $done (loop $sums
       (br_if $done (i32.ge_s (local.get $i) (local.get $to)))
       (local.set $x (f64x2.replace_lane 1
         (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $first) (i32.shl (local.get $i) (i32.const 2))))))
@@ -156,6 +159,20 @@
       (local.set $last (local.get $x))
       (local.set $product (f64x2.add (local.get $product)
         (f64x2.mul (local.get $x) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $x) (local.get $x)))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $sums)))
+    ;; sample $sampleOffset + i of the programme, counted up (whole numbers: exact)
+    (local.set $i (local.get $from))
+    (local.set $sample (f64x2.splat (f64.add (local.get $sampleOffset) (f64.convert_i32_s (local.get $from)))))
+    (block $done (loop $crossings
+      (br_if $done (i32.ge_s (local.get $i) (local.get $to)))
+      (local.set $x (f64x2.replace_lane 1
+        (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $first) (i32.shl (local.get $i) (i32.const 2))))))
+        (f64.promote_f32 (f32.load (i32.add (local.get $second) (i32.shl (local.get $i) (i32.const 2)))))))
+      (local.set $a (f64x2.abs (local.get $x)))
+      ;; NaN and ±Infinity count as 0 (counted in the first pass)
+      (local.set $mask (f64x2.lt (local.get $a) (v128.const f64x2 inf inf)))
+      (local.set $x (v128.and (local.get $x) (local.get $mask)))
       ;; zero crossings: the interval since the previous one counts when both lie in this block (branch-free: a
       ;; crossing's lane is unpredictable, and a mispredicted branch costs more than the arithmetic)
       (local.set $nonNegative (f64x2.ge (local.get $x) (v128.const f64x2 0 0)))
@@ -169,55 +186,79 @@
       (local.set $intervals (f64x2.add (local.get $intervals) (v128.and (local.get $one) (local.get $counted))))
       (local.set $hasCrossing (v128.or (local.get $hasCrossing) (local.get $mask)))
       (local.set $lastCrossing (v128.bitselect (local.get $sample) (local.get $lastCrossing) (local.get $mask)))
-      ;; The lanes' rarer events, tested with one branch: a run of equal samples ending (a lane whose sample differs
-      ;; from the previous one ends its run, which counts from MIN_CLIP_RUN_SAMPLES; the run so far is
-      ;; sample - runStart long), a level at or above min(next, clip level), the block's first sample above the
-      ;; onset amplitude.
-      (local.set $equal (f64x2.eq (local.get $x) (local.get $previous)))
-      (local.set $ending (v128.andnot
-        (f64x2.ge (f64x2.sub (local.get $sample) (local.get $runStart)) (local.get $minRun)) (local.get $equal)))
-      (local.set $mask (f64x2.ge (local.get $a) (local.get $rareLevel)))
-      (local.set $loud (f64x2.gt (local.get $a) (local.get $onsetGate)))
-      (if (v128.any_true (v128.or (v128.or (local.get $ending) (local.get $mask)) (local.get $loud))) (then
-        (if (v128.any_true (local.get $ending)) (then
-          (if (i64.ne (i64x2.extract_lane 0 (local.get $ending)) (i64.const 0))
-            (then (call $closeRun (local.get $pair) (local.get $channel) (f64x2.extract_lane 0 (local.get $previous))
-              (f64x2.extract_lane 0 (local.get $runStart)) (f64.sub (f64x2.extract_lane 0 (local.get $sample)) (f64x2.extract_lane 0 (local.get $runStart)))
-              (f64x2.extract_lane 0 (local.get $loudest)))))
-          (if (i64.ne (i64x2.extract_lane 1 (local.get $ending)) (i64.const 0))
-            (then (call $closeRun (i32.add (local.get $pair) (i32.const 8)) (i32.add (local.get $channel) (i32.const 1)) (f64x2.extract_lane 1 (local.get $previous))
-              (f64x2.extract_lane 1 (local.get $runStart)) (f64.sub (f64x2.extract_lane 1 (local.get $sample)) (f64x2.extract_lane 1 (local.get $runStart)))
-              (f64x2.extract_lane 1 (local.get $loudest)))))))
-        ;; levels at or above min(next, clip level): the loudest/next counts and the near-full-scale counts
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (local.set $sample (f64x2.add (local.get $sample) (local.get $one)))
+      (br $crossings)))
+    (local.set $i (local.get $from))
+    (local.set $sample (f64x2.splat (f64.add (local.get $sampleOffset) (f64.convert_i32_s (local.get $from)))))
+    ;; The common path loops without a call (so nothing it keeps in registers has to go to the stack around one); a
+    ;; sample with a rarer event leaves it, is handled, and the loop goes on from the next sample.
+    (block $end (loop $samples
+      (block $event (loop $quiet
+        (br_if $end (i32.ge_s (local.get $i) (local.get $to)))
+        (local.set $x (f64x2.replace_lane 1
+          (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $first) (i32.shl (local.get $i) (i32.const 2))))))
+          (f64.promote_f32 (f32.load (i32.add (local.get $second) (i32.shl (local.get $i) (i32.const 2)))))))
+        (local.set $a (f64x2.abs (local.get $x)))
+        ;; NaN and ±Infinity count as 0 (counted in the first pass)
+        (local.set $mask (f64x2.lt (local.get $a) (v128.const f64x2 inf inf)))
+        (local.set $x (v128.and (local.get $x) (local.get $mask)))
+        (local.set $a (v128.and (local.get $a) (local.get $mask)))
+        ;; The lanes' rarer events, tested with one branch: a run of equal samples ending (a lane whose sample differs
+        ;; from the previous one ends its run, which counts from MIN_CLIP_RUN_SAMPLES; the run so far is
+        ;; sample - runStart long), a level at or above min(next, clip level), the block's first sample above the
+        ;; onset amplitude.
+        (local.set $equal (f64x2.eq (local.get $x) (local.get $previous)))
+        (local.set $ending (v128.andnot
+          (f64x2.ge (f64x2.sub (local.get $sample) (local.get $runStart)) (local.get $minRun)) (local.get $equal)))
+        (local.set $mask (f64x2.ge (local.get $a) (local.get $rareLevel)))
+        (local.set $loud (f64x2.gt (local.get $a) (local.get $onsetGate)))
+        (br_if $event (v128.any_true (v128.or (v128.or (local.get $ending) (local.get $mask)) (local.get $loud))))
+        (local.set $previous (v128.bitselect (local.get $previous) (local.get $x) (local.get $equal)))
+        (local.set $runStart (v128.bitselect (local.get $runStart) (local.get $sample) (local.get $equal)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $sample (f64x2.add (local.get $sample) (local.get $one)))
+        (br $quiet)))
+      ;; a sample with at least one of them, in either lane
+      (if (v128.any_true (local.get $ending)) (then
+        (if (i64.ne (i64x2.extract_lane 0 (local.get $ending)) (i64.const 0))
+          (then (call $closeRun (local.get $pair) (local.get $channel) (f64x2.extract_lane 0 (local.get $previous))
+            (f64x2.extract_lane 0 (local.get $runStart)) (f64.sub (f64x2.extract_lane 0 (local.get $sample)) (f64x2.extract_lane 0 (local.get $runStart)))
+            (f64x2.extract_lane 0 (local.get $loudest)))))
+        (if (i64.ne (i64x2.extract_lane 1 (local.get $ending)) (i64.const 0))
+          (then (call $closeRun (i32.add (local.get $pair) (i32.const 8)) (i32.add (local.get $channel) (i32.const 1)) (f64x2.extract_lane 1 (local.get $previous))
+            (f64x2.extract_lane 1 (local.get $runStart)) (f64.sub (f64x2.extract_lane 1 (local.get $sample)) (f64x2.extract_lane 1 (local.get $runStart)))
+            (f64x2.extract_lane 1 (local.get $loudest)))))))
+      ;; levels at or above min(next, clip level): the loudest/next counts and the near-full-scale counts
+      (if (v128.any_true (local.get $mask)) (then
+        (local.set $d (v128.and (local.get $mask) (f64x2.eq (local.get $a) (local.get $loudest))))
+        (local.set $interval (v128.and (local.get $mask) (f64x2.eq (local.get $a) (local.get $next))))
+        (local.set $loudestCount (f64x2.add (local.get $loudestCount) (v128.and (local.get $one) (local.get $d))))
+        (local.set $nextCount (f64x2.add (local.get $nextCount) (v128.and (local.get $one) (local.get $interval))))
+        (local.set $counted (v128.or (local.get $d) (local.get $interval)))
+        (local.set $mask (v128.or (v128.andnot (local.get $mask) (local.get $counted)) (f64x2.ge (local.get $a) (local.get $clip))))
         (if (v128.any_true (local.get $mask)) (then
-          (local.set $d (v128.and (local.get $mask) (f64x2.eq (local.get $a) (local.get $loudest))))
-          (local.set $interval (v128.and (local.get $mask) (f64x2.eq (local.get $a) (local.get $next))))
-          (local.set $loudestCount (f64x2.add (local.get $loudestCount) (v128.and (local.get $one) (local.get $d))))
-          (local.set $nextCount (f64x2.add (local.get $nextCount) (v128.and (local.get $one) (local.get $interval))))
-          (local.set $counted (v128.or (local.get $d) (local.get $interval)))
-          (local.set $mask (v128.or (v128.andnot (local.get $mask) (local.get $counted)) (f64x2.ge (local.get $a) (local.get $clip))))
-          (if (v128.any_true (local.get $mask)) (then
-            (v128.store offset=256 (local.get $pair) (local.get $loudest))
-            (v128.store offset=272 (local.get $pair) (local.get $loudestCount))
-            (v128.store offset=288 (local.get $pair) (local.get $next))
-            (v128.store offset=304 (local.get $pair) (local.get $nextCount))
-            (if (i64.ne (i64x2.extract_lane 0 (local.get $mask)) (i64.const 0))
-              (then (call $rare (local.get $pair) (f64x2.extract_lane 0 (local.get $a)) (f64x2.extract_lane 0 (local.get $sample))
-                (i64.ne (i64x2.extract_lane 0 (local.get $counted)) (i64.const 0)))))
-            (if (i64.ne (i64x2.extract_lane 1 (local.get $mask)) (i64.const 0))
-              (then (call $rare (i32.add (local.get $pair) (i32.const 8)) (f64x2.extract_lane 1 (local.get $a)) (f64x2.extract_lane 1 (local.get $sample))
-                (i64.ne (i64x2.extract_lane 1 (local.get $counted)) (i64.const 0)))))
-            (local.set $loudest (v128.load offset=256 (local.get $pair)))
-            (local.set $loudestCount (v128.load offset=272 (local.get $pair)))
-            (local.set $next (v128.load offset=288 (local.get $pair)))
-            (local.set $nextCount (v128.load offset=304 (local.get $pair)))
-            (local.set $rareLevel (f64x2.min (local.get $next) (local.get $clip)))))))
-        ;; the block's first sample above the onset amplitude: the lane then stops looking
-        (if (v128.any_true (local.get $loud)) (then
-          (local.set $firstLoud (v128.bitselect
-            (f64x2.splat (f64.sub (f64.add (local.get $blockOffset) (f64.convert_i32_s (local.get $i))) (f64.convert_i32_s (local.get $from))))
-            (local.get $firstLoud) (local.get $loud)))
-          (local.set $onsetGate (v128.bitselect (v128.const f64x2 inf inf) (local.get $onsetGate) (local.get $loud)))))))
+          (v128.store offset=256 (local.get $pair) (local.get $loudest))
+          (v128.store offset=272 (local.get $pair) (local.get $loudestCount))
+          (v128.store offset=288 (local.get $pair) (local.get $next))
+          (v128.store offset=304 (local.get $pair) (local.get $nextCount))
+          (if (i64.ne (i64x2.extract_lane 0 (local.get $mask)) (i64.const 0))
+            (then (call $rare (local.get $pair) (f64x2.extract_lane 0 (local.get $a)) (f64x2.extract_lane 0 (local.get $sample))
+              (i64.ne (i64x2.extract_lane 0 (local.get $counted)) (i64.const 0)))))
+          (if (i64.ne (i64x2.extract_lane 1 (local.get $mask)) (i64.const 0))
+            (then (call $rare (i32.add (local.get $pair) (i32.const 8)) (f64x2.extract_lane 1 (local.get $a)) (f64x2.extract_lane 1 (local.get $sample))
+              (i64.ne (i64x2.extract_lane 1 (local.get $counted)) (i64.const 0)))))
+          (local.set $loudest (v128.load offset=256 (local.get $pair)))
+          (local.set $loudestCount (v128.load offset=272 (local.get $pair)))
+          (local.set $next (v128.load offset=288 (local.get $pair)))
+          (local.set $nextCount (v128.load offset=304 (local.get $pair)))
+          (local.set $rareLevel (f64x2.min (local.get $next) (local.get $clip)))))))
+      ;; the block's first sample above the onset amplitude: the lane then stops looking
+      (if (v128.any_true (local.get $loud)) (then
+        (local.set $firstLoud (v128.bitselect
+          (f64x2.splat (f64.sub (f64.add (local.get $blockOffset) (f64.convert_i32_s (local.get $i))) (f64.convert_i32_s (local.get $from))))
+          (local.get $firstLoud) (local.get $loud)))
+        (local.set $onsetGate (v128.bitselect (v128.const f64x2 inf inf) (local.get $onsetGate) (local.get $loud)))))
       (local.set $previous (v128.bitselect (local.get $previous) (local.get $x) (local.get $equal)))
       (local.set $runStart (v128.bitselect (local.get $runStart) (local.get $sample) (local.get $equal)))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))

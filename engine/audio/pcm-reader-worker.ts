@@ -27,6 +27,7 @@ const ring = PcmRing.attach(buffers);
 const { channels, batchFrames } = buffers;
 const frameBytes = channels * Float32Array.BYTES_PER_ELEMENT;
 const READ_BYTES = pcmReadBytes(channels);
+if (buffers.spareBytes < pcmStagingBytes(channels)) throw new RangeError('the PCM reader needs a ring with room for its staging area');
 const staging = new Uint8Array(buffers.memory.buffer, buffers.spareByte, pcmStagingBytes(channels));
 const interleaved = new Float32Array(staging.buffer, staging.byteOffset, staging.length / Float32Array.BYTES_PER_ELEMENT);
 const kernel = channels === 2 ? instantiateKernelOn<DeinterleaveKernel>(DEINTERLEAVE_WASM, { pcm: { memory: buffers.memory } }) : null;

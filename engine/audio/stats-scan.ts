@@ -41,7 +41,7 @@ export type Field = (typeof FIELD)[keyof typeof FIELD];
 const PAIR_BYTES = 512;
 /** Frames copied in and scanned per call: 32 KB per channel. */
 export const SLICE_FRAMES = 8192;
-/** A plane's region: the slice and 4 bytes to spare, to copy a slice in at its own alignment. */
+/** A plane's region: the slice, 4 bytes to copy a slice in at its own alignment, 4 to keep the next region 8-byte aligned. */
 const PLANE_BYTES = SLICE_FRAMES * 4 + 8;
 
 interface KernelExports {

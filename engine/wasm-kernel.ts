@@ -38,3 +38,10 @@ export function growMemory(memory: WebAssembly.Memory, bytes: number): void {
 export function alignedLike(byte: number, source: Float32Array): number {
   return byte + ((source.byteOffset - byte) & 4);
 }
+
+/** Copies `source` into `floats` (a view of a kernel's whole memory) at {@link alignedLike}`(byte, source)`; returns that byte. */
+export function copyInAligned(floats: Float32Array, byte: number, source: Float32Array): number {
+  const at = alignedLike(byte, source);
+  floats.set(source, at / Float32Array.BYTES_PER_ELEMENT);
+  return at;
+}

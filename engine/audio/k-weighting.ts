@@ -3,7 +3,7 @@
 // at 48 kHz they reproduce the coefficients printed in BS.1770. The filter itself runs in WebAssembly
 // (k-weighting.wat), two channels at a time.
 
-import { alignedLike, instantiateKernel } from '../wasm-kernel.js';
+import { copyInAligned, instantiateKernel } from '../wasm-kernel.js';
 import { K_WEIGHTING_WASM } from './k-weighting-kernel.js';
 
 export interface Biquad {
@@ -121,14 +121,8 @@ export class KWeightingPair {
 
   private load(at: number): void {
     const end = Math.min(this.first.length, at + SLICE);
-    const first = this.first.subarray(at, end);
-    this.firstByte = this.secondByte = alignedLike(SAMPLES_BYTE, first);
-    this.floats.set(first, this.firstByte / 4);
-    if (this.second) {
-      const second = this.second.subarray(at, end);
-      this.secondByte = alignedLike(SAMPLES_BYTE + 4 * SLICE + 4, second);
-      this.floats.set(second, this.secondByte / 4);
-    }
+    this.firstByte = this.secondByte = copyInAligned(this.floats, SAMPLES_BYTE, this.first.subarray(at, end));
+    if (this.second) this.secondByte = copyInAligned(this.floats, SAMPLES_BYTE + 4 * SLICE + 4, this.second.subarray(at, end));
     this.loadedStart = at;
     this.loadedEnd = end;
   }

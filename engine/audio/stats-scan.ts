@@ -2,7 +2,7 @@
 // lane, with each channel's state in the kernel's memory. stats.ts copies each chunk's channels in, asks for a scan
 // of each 10 ms block (or the part of one the chunk holds) and reads and resets the block's fields when it closes.
 import { STATS_SCAN_WASM } from './stats-scan-kernel.js';
-import { alignedLike, instantiateKernel } from '../wasm-kernel.js';
+import { copyInAligned, instantiateKernel } from '../wasm-kernel.js';
 
 /**
  * The fields of a channel's state that this side reads or resets, by their place in the kernel's order (stats-scan.wat;
@@ -63,8 +63,9 @@ export class StatsScanKernel {
   private readonly pairs: number;
   /** The kernel's memory as floats. */
   private readonly floats: Float32Array;
-  /** Each channel's loaded frames; a plane starts at its region's first byte or 4 bytes on (see {@link load}). */
-  private readonly planes: Float32Array[];
+  /** Where each channel's region starts (8-byte aligned), and where its loaded frames start: there or 4 bytes on. */
+  private readonly regions: number[];
+  private readonly planeBytes: number[];
   /** Every pair's state: channel c's field f is at {@link fieldIndex}(c, f). */
   readonly fields: Float64Array;
 
@@ -77,7 +78,8 @@ export class StatsScanKernel {
     const { memory } = this.kernel;
     this.fields = new Float64Array(memory.buffer, 0, (this.pairs * PAIR_BYTES) / 8);
     this.floats = new Float32Array(memory.buffer);
-    this.planes = Array.from({ length: 2 * this.pairs }, (_, c) => new Float32Array(memory.buffer, planesByte + c * PLANE_BYTES, SLICE_FRAMES));
+    this.regions = Array.from({ length: 2 * this.pairs }, (_, c) => planesByte + c * PLANE_BYTES);
+    this.planeBytes = [...this.regions];
     this.kernel.init(levels.minRunSamples, levels.clipRunLevel, levels.fullScaleLevel);
     for (let pair = 0; pair < this.pairs; pair++) this.kernel.reset(pair * PAIR_BYTES);
     if (channels % 2 === 1) {
@@ -90,13 +92,7 @@ export class StatsScanKernel {
 
   /** Copies frames [at, at + length) of each channel in (length ≤ SLICE_FRAMES); scans then read them from 0. */
   load(channels: Float32Array[], at: number, length: number): void {
-    for (let c = 0; c < this.channels; c++) {
-      const frames = channels[c].subarray(at, at + length);
-      const region = this.planes[c].byteOffset & ~4;
-      const byte = alignedLike(region, frames);
-      if (byte !== this.planes[c].byteOffset) this.planes[c] = this.floats.subarray(byte / 4, byte / 4 + SLICE_FRAMES);
-      this.planes[c].set(frames);
-    }
+    for (let c = 0; c < this.channels; c++) this.planeBytes[c] = copyInAligned(this.floats, this.regions[c], channels[c].subarray(at, at + length));
   }
 
   /**
@@ -106,7 +102,7 @@ export class StatsScanKernel {
   scan(from: number, to: number, firstSample: number, blockOffset: number, onset: number): void {
     const sampleOffset = firstSample - from;
     for (let pair = 0; pair < this.pairs; pair++) {
-      this.kernel.scan(pair * PAIR_BYTES, this.planes[2 * pair].byteOffset, this.planes[2 * pair + 1].byteOffset, from, to, sampleOffset, blockOffset, onset, 2 * pair);
+      this.kernel.scan(pair * PAIR_BYTES, this.planeBytes[2 * pair], this.planeBytes[2 * pair + 1], from, to, sampleOffset, blockOffset, onset, 2 * pair);
     }
   }
 

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';
 import { bareDecode, decodePassAlone, timedProcess } from './tree-rss.js';
+import { ocrFloorBench } from './ocr-floor.js';
 
 /** The default profile's gates without the text gates. */
 const TECHNICAL_ONLY = 'black_frames,loop_freeze,canvas_fill,format_spec,loudness,clipping,dead_air,channel_balance,av_sync';
@@ -128,6 +129,13 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         );
       }
     }
+  }
+  // Where the default profile missed its target, what the OCR models alone cost on the shortest such file.
+  for (const k of kinds) {
+    const row = rows.find((r) => r.media.kind === k.kind && r.media.height === k.height && r.profile === 'default' && r.ratio > TARGET.withOcr);
+    if (!row) continue;
+    const { height, minutes } = row.media;
+    await ocrFloorBench({ path: await speedMedia(row.media), label: mediaLabel(row.media), width: Math.round((height * 16) / 9), height, minutes, decodeSeconds: row.bare });
   }
   for (const k of kinds) {
     for (const profile of profiles) {

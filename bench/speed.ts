@@ -2,7 +2,8 @@
 // as a process, start-up included), for the default profile (OCR included) and for the technical gates alone, with
 // the peak resident memory of the whole process tree and the OCR calls the check made. Each check runs between two
 // bare decodes and is divided by their mean, so a machine whose speed drifts still gives a fair ratio. With
-// PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes.
+// PREFLIGHT_BENCH_BASELINE (bench/baseline.ts), an earlier build checks the same file between the same decodes. Where
+// the default profile misses its target, bench/ocr-floor.ts prints what the OCR models alone cost on that file.
 import { resolve } from 'node:path';
 import { mediaLabel, mediaUnavailable, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';

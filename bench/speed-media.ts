@@ -31,7 +31,8 @@ export function mediaUnavailable(m: SpeedMedia): string | null {
   return null;
 }
 
-const size = (m: SpeedMedia) => (m.height === 720 ? { w: 1280, h: 720 } : { w: 1920, h: 1080 });
+/** A bench file's picture size. */
+export const size = (m: SpeedMedia) => (m.height === 720 ? { w: 1280, h: 720 } : { w: 1920, h: 1080 });
 const font = (name: keyof typeof FONT_FILES) => join(findMaterials().fonts.path ?? '', FONT_FILES[name]);
 
 /** A 60-second loop of the 12 photographs, each panned slowly across (every pixel moves in every frame). */

@@ -3,12 +3,13 @@
 // process is measured from /proc (CPU, and the kernel's own peak RSS). A whole-picture reading is at least one
 // detection, and the sampler reads one a second (ocrSampleInterval): on a file whose picture keeps changing (a test
 // pattern, a slideshow), no cheaper way to the same flags exists, so these figures are the floor of such a check.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { modelFiles, ocrRuntime } from '../engine/ocr/paddle/models.js';
 import { InferenceWorker } from '../engine/ocr/paddle/worker.js';
 import { OCR_LONG_SIDE, ocrPictureSize, ocrSampleInterval } from '../engine/ocr/sampler.js';
+import { children, memoryKb } from './tree-rss.js';
 
 const READS = 8;
 /** A recognition input as the checks make it: one line 48 px high, 320 columns (a short caption). */
@@ -25,23 +26,15 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-/** The kernel's peak resident memory of a process, MB. */
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-/** Whether `pid` is a node process (false once it has gone). */
-function isNode(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
-  } catch {
-    return false;
-  }
-}
-
 /** This process's children that are node (the inference worker). */
 function nodeChildren(): number[] {
-  return readdirSync(`/proc/${process.pid}/task`)
-    .flatMap((tid) => readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number))
-    .filter(isNode);
+  return children(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function frameAt(path: string, width: number, height: number): Promise<Uint8Array> {
@@ -86,7 +79,7 @@ export async function ocrFloorBench(media: { path: string; label: string; width:
       `OCR floor, ${media.label}: one detection of the ${size.width}×${size.height} picture (long side ${OCR_LONG_SIDE}) ${ms(detection.wall)} ms (${ms(detection.cpu)} ms CPU), ` +
         `one ${LINE.columns}-column line ${ms(recognition.wall)} ms (${ms(recognition.cpu)} ms CPU), on ${ocrRuntime().package}; ${samples} fixed-rate samples of whole pictures ` +
         `take ${(samples * detection.wall).toFixed(1)} s of detection alone against a ${media.decodeSeconds.toFixed(2)} s decode: ≥ ${floor.toFixed(2)}× of it before any line is read ` +
-        `(target ≤ ${TARGET_WITH_OCR}×); the OCR worker alone peaks at ${peakRssMb(pid).toFixed(0)} MB RSS (the whole tree's target ≤ ${TARGET_RSS_MB} MB)`,
+        `(target ≤ ${TARGET_WITH_OCR}×); the OCR worker alone peaks at ${(memoryKb(pid, 'VmHWM') / 1024).toFixed(0)} MB RSS (the whole tree's target ≤ ${TARGET_RSS_MB} MB)`,
     );
   } finally {
     await worker.terminate();

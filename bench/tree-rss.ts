@@ -10,7 +10,8 @@ import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { probe } from '../engine/probe.js';
 import { decodeNeeds, type CheckOptions } from '../engine/check.js';
 
-function children(pid: number): number[] {
+/** The processes `pid` started that are still running. */
+export function children(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
       readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
@@ -20,9 +21,10 @@ function children(pid: number): number[] {
   }
 }
 
-function rssKb(pid: number): number {
+/** A process's resident memory, kB: now (VmRSS) or its peak so far (VmHWM); 0 once it has gone. */
+export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : 0;
   } catch {
     return 0;
@@ -34,7 +36,7 @@ export function treeRssKb(root: number): number {
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
-    total += rssKb(pid);
+    total += memoryKb(pid);
     stack.push(...children(pid));
   }
   return total;

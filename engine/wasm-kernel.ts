@@ -6,7 +6,7 @@ const PAGE_BYTES = 65_536;
 
 /** A new instance of the kernel `base64`, whose memory holds at least `bytes`; its exports as `T`. */
 export function instantiateKernel<T extends { memory: WebAssembly.Memory }>(base64: string, bytes: number, imports: WebAssembly.Imports = {}): T {
-  const exports = new WebAssembly.Instance(compiledKernel(base64), imports).exports as unknown as T;
+  const exports = instantiateKernelOn<T>(base64, imports);
   growMemory(exports.memory, bytes);
   return exports;
 }

@@ -156,7 +156,8 @@ class WorkerAnalysis implements AudioAnalysis {
       this.ring.abort();
     };
     this.meters = groups.map((kinds, reader) => {
-      const data: MeterWorkerData = { kinds, options: opts, ring: this.ring.buffers, reader };
+      // Sound alone (a meter a thread): the meters yield to the decoder (meter-worker.ts says why, and why not beside a picture).
+      const data: MeterWorkerData = { kinds, options: opts, ring: this.ring.buffers, reader, yieldToDecoder: meterThreads === 2 };
       return new ResultThread('meter-worker.js', data, `${kinds.join(' and ')} meter`, failed);
     });
     if (pipeFd !== null) {

@@ -1,6 +1,7 @@
 // What an audio programme mostly is, from the 10 ms level envelope: speech (phrases with pauses and syllable dips),
 // music (continuous sound with varying level) or a steady signal (line-up tone). `auto` uses it to judge a music
 // track against streaming loudness rather than podcast delivery.
+import quickselect from 'quickselect';
 import type { LevelEnvelope } from './stats.js';
 
 /** Blocks this far below the programme's loud level (its 95th percentile) are pauses. */
@@ -24,8 +25,16 @@ export interface AudioContent {
   levelSpreadDb: number;
 }
 
-function quantile(sorted: Float32Array, q: number): number {
-  return sorted[Math.floor(q * (sorted.length - 1))];
+/**
+ * The level a sort would put at floor(q (n - 1)), found by selection: the levels are floored, never NaN, so the order
+ * is a sort's. An hour's 360 000 blocks took 62 ms to sort, on the check's last, single-threaded stretch.
+ */
+function quantile(levels: Float32Array, q: number): number {
+  const values = Float32Array.from(levels);
+  const k = Math.floor(q * (values.length - 1));
+  // quickselect swaps within any indexed array; its types name only plain arrays (copying into one cost more than the sort).
+  quickselect(values as unknown as number[], k);
+  return values[k];
 }
 
 /** Share of 100 ms windows whose loudest block sits DIP_DB under the loudest of the ±0.5 s around them. */
@@ -48,8 +57,7 @@ function dipShare(db: Float32Array): number {
 export function classifyAudioContent(envelope: LevelEnvelope): AudioContent {
   const db = envelope.rmsDbfs;
   if (db.length * envelope.blockSeconds < MIN_SECONDS) return { kind: 'unknown', pauseShare: 0, dipShare: 0, levelSpreadDb: 0 };
-  const sorted = Float32Array.from(db).sort();
-  const loud = quantile(sorted, 0.95);
+  const loud = quantile(db, 0.95);
   let pauses = 0;
   let sum = 0;
   let squares = 0;

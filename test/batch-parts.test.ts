@@ -1,6 +1,6 @@
 // The parts of a batch that need no decode: the reuse rule, per-file sidecar directories, the default job count,
 // annotation escaping, JUnit under --fail-on watch, and the live progress on a terminal.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -64,7 +64,6 @@ describe('per-file sidecars and inputs', () => {
     const dir = join(work, 'inputs');
     mkdirSync(join(dir, 'deep'), { recursive: true });
     mkdirSync(join(dir, 'take.sidecars'), { recursive: true });
-    const { copyFileSync } = await import('node:fs');
     // A WAV without an extension is still media: the probe says so.
     copyFileSync(await media.shortAudio(), join(dir, 'master'));
     copyFileSync(await media.shortAudio(), join(dir, 'deep', 'take.wav'));
@@ -80,6 +79,26 @@ describe('per-file sidecars and inputs', () => {
     expect(excluded.files.map((f) => f.path)).toEqual([join(dir, 'master')]);
     const globbed = await expandInputs(['**/*.wav'], { recursive: false, cwd: dir });
     expect(globbed.files.map((f) => f.shown)).toEqual(['deep/take.wav', 'take.sidecars/looks-like.wav']);
+  });
+
+  it('follows a link in a directory to its file, and says why it leaves a link to a directory or to nothing', async () => {
+    const dir = join(work, 'links');
+    const elsewhere = join(work, 'links-target');
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(join(elsewhere, 'more'), { recursive: true });
+    copyFileSync(await media.shortAudio(), join(elsewhere, 'render.wav'));
+    copyFileSync(await media.shortAudio(), join(elsewhere, 'more', 'other.wav'));
+    symlinkSync(join(elsewhere, 'render.wav'), join(dir, 'final.wav'));
+    // No extension: the link's target is probed, as a file there would be.
+    symlinkSync(join(elsewhere, 'render.wav'), join(dir, 'latest'));
+    symlinkSync(join(elsewhere, 'more'), join(dir, 'more'));
+    symlinkSync(join(elsewhere, 'gone.wav'), join(dir, 'broken.wav'));
+    const found = await expandInputs([dir], { recursive: true });
+    expect(found.files.map((f) => f.path)).toEqual([join(dir, 'final.wav'), join(dir, 'latest')]);
+    expect(found.skipped).toEqual([
+      { path: join(dir, 'broken.wav'), reason: 'a link to nothing readable' },
+      { path: join(dir, 'more'), reason: 'a link to a directory: links are followed to files only' },
+    ]);
   });
 
   it('names report files so the same base name in two folders never collides', () => {

@@ -1,7 +1,7 @@
 // `preflight check` over a folder, in a real process on real media: verdict per file, an error row for the file that
 // is not media, JUnit that a real XML parser reads and the JUnit schema accepts, GitHub annotations, and a second
 // run that reuses every unchanged report and checks again only the file that changed.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -183,5 +183,17 @@ describe('preflight check on a folder', () => {
     const jobs = await cli(['check', 'renders', '--jobs', '0']);
     expect(jobs.code).toBe(2);
     expect(jobs.stderr).toMatch(/--jobs must be a whole number/);
+  });
+
+  it('says what a folder without media held and why each was left out, with exit 2', async () => {
+    const folder = join(work, 'no-media');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'notes.txt'), 'not media\n');
+    symlinkSync(renders, join(folder, 'renders-link'));
+    const r = await cli(['check', 'no-media']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no-media is a directory holding no media files (sub-directories are read with --recursive); left out: ');
+    expect(r.stderr).toContain(`${join(folder, 'notes.txt')} (sidecar or document, not media)`);
+    expect(r.stderr).toContain(`${join(folder, 'renders-link')} (a link to a directory: links are followed to files only)`);
   });
 });

@@ -62,7 +62,7 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
     const hint = flags.recursive ? '' : ' (sub-directories are read with --recursive)';
     const oneDirectory = args.length === 1 && (await stat(args[0]).catch(() => null))?.isDirectory();
     const where = oneDirectory ? `${args[0]} is a directory holding` : `${args.join(', ')} hold`;
-    throw new BatchUsageError(`${where} no media files${hint}`);
+    throw new BatchUsageError(`${where} no media files${hint}${leftOut(expanded.skipped)}`);
   }
   const reportDir = flags.reportDir ? new ReportDir(resolve(flags.reportDir)) : null;
   const progress = batchProgress(expanded.files.length);
@@ -105,4 +105,11 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
   } else process.stdout.write(`${batchTable(rows, shownDir)}\n`);
   if (controller.signal.aborted) return 2;
   return batchExitCode(rows, flags.failOn);
+}
+
+/** What a directory held that was left out, for the message that says it held no media: the first few, and a count. */
+function leftOut(skipped: { path: string; reason: string }[]): string {
+  if (skipped.length === 0) return '';
+  const shown = skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`);
+  return `; left out: ${shown.join(', ')}${skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : ''}`;
 }

@@ -25,7 +25,7 @@ export interface BatchInput {
 
 export interface ExpandedInputs {
   files: BatchInput[];
-  /** Directory entries left out because they are not media, with why (shown on request, never an error). */
+  /** Directory entries left out because they are not media, with why (never an error; named when nothing else is found). */
   skipped: { path: string; reason: string }[];
 }
 
@@ -68,7 +68,15 @@ async function walk(dir: string, w: Walk): Promise<void> {
       if (w.recursive && !entry.name.endsWith(SIDECAR_DIR_SUFFIX) && !w.exclude.has(path)) await walk(path, w);
       continue;
     }
-    if (!entry.isFile()) continue;
+    if (entry.isSymbolicLink()) {
+      // A link is followed to a file (pipelines link their renders into a delivery folder); not to a directory, where
+      // a link back up the tree would never end.
+      const target = await stat(path).catch(() => null);
+      if (!target?.isFile()) {
+        w.skipped.push({ path, reason: target?.isDirectory() ? 'a link to a directory: links are followed to files only' : 'a link to nothing readable' });
+        continue;
+      }
+    } else if (!entry.isFile()) continue;
     const ext = extensionOf(entry.name);
     if (MEDIA_EXTENSIONS.has(ext)) w.out.push(path);
     else if (NEVER_MEDIA.has(ext)) w.skipped.push({ path, reason: 'sidecar or document, not media' });

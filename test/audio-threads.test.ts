@@ -2,7 +2,8 @@
 // one each for sound alone), fed by the caller's pushes or by another thread reading the decoder's pipe. The threads
 // run the compiled meters, so this test takes the thread side from dist/ (npm test builds it first) and holds it to the
 // in-thread meters of the source, fed the same PCM in the same batches: every measurement must be identical.
-import { closeSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -68,6 +69,31 @@ describe('audio meters in worker threads', () => {
     expect(fromMain.stats.clipping.spanCount).toBe(5);
     expect(fromMain.loudness.truePeakDbtp).toBeGreaterThan(-0.2);
     expect(fromMain.loudness.truePeakDbtp).toBeLessThan(0.2);
+  });
+
+  it.runIf(process.platform === 'linux')('run below the process for sound alone (a meter a thread), and at its priority in the one thread beside a picture', async () => {
+    const compiled = (await import(pathToFileURL(COMPILED).href)) as typeof source;
+    const opts = { sampleRate: 48000, channels: 2, channelNames: ['FL', 'FR'] };
+    const pcm = interleave(await renderPcm(PROGRAMME, 2));
+    /** This process's threads at `nice`: a thread's own nice value is field 19 of its stat line (after the name's ')'). */
+    const threadsAt = (nice: number) =>
+      readdirSync('/proc/self/task').filter((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === nice;
+      }).length;
+    const own = getPriority(0);
+    const lowered = Math.min(19, own + 10);
+    for (const meterThreads of [2, 1] as const) {
+      const before = threadsAt(lowered);
+      const analysis = compiled.createAudioAnalysis(opts, compiled.WORKER_MIN_SECONDS, null, meterThreads);
+      // Once the meters have taken batches, each thread has set its priority (the first thing it does).
+      analysis.push(pcm.subarray(0, 4 * compiled.batchFloats(2)));
+      await analysis.whenCaughtUp();
+      analysis.push(pcm.subarray(4 * compiled.batchFloats(2), 8 * compiled.batchFloats(2)));
+      await analysis.whenCaughtUp();
+      expect(threadsAt(lowered) - before, `${meterThreads} meter thread(s)`).toBe(meterThreads === 2 ? 2 : 0);
+      await analysis.finish();
+    }
   });
 
   // 5.1's 24-byte frames do not divide the decoder's 8 KB writes: reads end inside a frame, which the reader carries over.

@@ -95,10 +95,12 @@ describe('per-file sidecars and inputs', () => {
     symlinkSync(join(elsewhere, 'gone.wav'), join(dir, 'broken.wav'));
     const found = await expandInputs([dir], { recursive: true });
     expect(found.files.map((f) => f.path)).toEqual([join(dir, 'final.wav'), join(dir, 'latest')]);
-    expect(found.skipped).toEqual([
+    expect(found.skipped.map(({ path, reason }) => ({ path, reason }))).toEqual([
       { path: join(dir, 'broken.wav'), reason: 'a link to nothing readable' },
-      { path: join(dir, 'more'), reason: 'a link to a directory: links are followed to files only' },
+      { path: join(dir, 'more'), reason: 'a link to a directory (links are followed to files only)' },
     ]);
+    const fromWork = await expandInputs(['links'], { recursive: false, cwd: work });
+    expect(fromWork.skipped.map((s) => s.shown)).toEqual(['links/broken.wav', 'links/more']);
   });
 
   it('names report files so the same base name in two folders never collides', () => {

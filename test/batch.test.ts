@@ -192,8 +192,8 @@ describe('preflight check on a folder', () => {
     symlinkSync(renders, join(folder, 'renders-link'));
     const r = await cli(['check', 'no-media']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no-media is a directory holding no media files (sub-directories are read with --recursive); left out: ');
-    expect(r.stderr).toContain(`${join(folder, 'notes.txt')} (sidecar or document, not media)`);
-    expect(r.stderr).toContain(`${join(folder, 'renders-link')} (a link to a directory: links are followed to files only)`);
+    expect(r.stderr).toContain(
+      'no-media is a directory holding no media files (sub-directories are read with --recursive); skipped no-media/notes.txt: sidecar or document, not media; no-media/renders-link: a link to a directory (links are followed to files only)',
+    );
   });
 });

@@ -9,6 +9,7 @@ import type { ChunkSidecar } from '../../engine/sidecars/formats/chunk-sidecar.j
 import { describeType } from '../../engine/sidecars/formats/value-type.js';
 import { sidecarIngress, type SuppliedSidecar } from './ingress.js';
 import { parseSidecar } from './parse.js';
+import { describeSkipped } from '../describe-skipped.js';
 import { scanSidecarDir, WELL_KNOWN_FILES, type SidecarDirScan, type SingleSidecarKind, type SkippedFile } from './sidecar-dir.js';
 import { dirFileSource, explicitSource, type SidecarSource } from './sources.js';
 
@@ -85,13 +86,6 @@ async function scanDirIfGiven(input: SidecarInput): Promise<SidecarDirScan | nul
     );
   }
   return scan;
-}
-
-function describeSkipped(skipped: readonly SkippedFile[]): string {
-  if (skipped.length === 0) return '';
-  const shown = skipped.slice(0, 5).map(({ file, reason }) => `${file}: ${reason}`);
-  if (skipped.length > shown.length) shown.push(`and ${skipped.length - shown.length} more`);
-  return `; skipped ${shown.join('; ')}`;
 }
 
 /** The explicit field wins; the directory's well-known file is then listed as skipped. */

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadConfig } from '../../config.js';
+import { describeSkipped } from '../../describe-skipped.js';
 import { checkFile } from './check-file.js';
 import { parseExportKinds } from './exports.js';
 import { batchJson } from './formats/json.js';
@@ -62,7 +63,7 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
     const hint = flags.recursive ? '' : ' (sub-directories are read with --recursive)';
     const oneDirectory = args.length === 1 && (await stat(args[0]).catch(() => null))?.isDirectory();
     const where = oneDirectory ? `${args[0]} is a directory holding` : `${args.join(', ')} hold`;
-    throw new BatchUsageError(`${where} no media files${hint}${leftOut(expanded.skipped)}`);
+    throw new BatchUsageError(`${where} no media files${hint}${describeSkipped(expanded.skipped.map(({ shown, reason }) => ({ file: shown, reason })))}`);
   }
   const reportDir = flags.reportDir ? new ReportDir(resolve(flags.reportDir)) : null;
   const progress = batchProgress(expanded.files.length);
@@ -105,11 +106,4 @@ export async function batchCommand(args: readonly string[], flags: BatchFlags): 
   } else process.stdout.write(`${batchTable(rows, shownDir)}\n`);
   if (controller.signal.aborted) return 2;
   return batchExitCode(rows, flags.failOn);
-}
-
-/** What a directory held that was left out, for the message that says it held no media: the first few, and a count. */
-function leftOut(skipped: { path: string; reason: string }[]): string {
-  if (skipped.length === 0) return '';
-  const shown = skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`);
-  return `; left out: ${shown.join(', ')}${skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : ''}`;
 }

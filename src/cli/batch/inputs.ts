@@ -26,7 +26,12 @@ export interface BatchInput {
 export interface ExpandedInputs {
   files: BatchInput[];
   /** Directory entries left out because they are not media, with why (never an error; named when nothing else is found). */
-  skipped: { path: string; reason: string }[];
+  skipped: (BatchInput & { reason: string })[];
+}
+
+interface LeftOut {
+  path: string;
+  reason: string;
 }
 
 export class InputError extends Error {}
@@ -49,7 +54,7 @@ interface Walk {
   recursive: boolean;
   exclude: ReadonlySet<string>;
   out: string[];
-  skipped: ExpandedInputs['skipped'];
+  skipped: LeftOut[];
 }
 
 async function walk(dir: string, w: Walk): Promise<void> {
@@ -73,7 +78,7 @@ async function walk(dir: string, w: Walk): Promise<void> {
       // a link back up the tree would never end.
       const target = await stat(path).catch(() => null);
       if (!target?.isFile()) {
-        w.skipped.push({ path, reason: target?.isDirectory() ? 'a link to a directory: links are followed to files only' : 'a link to nothing readable' });
+        w.skipped.push({ path, reason: target?.isDirectory() ? 'a link to a directory (links are followed to files only)' : 'a link to nothing readable' });
         continue;
       }
     } else if (!entry.isFile()) continue;
@@ -97,7 +102,7 @@ function shownPath(path: string, cwd: string): string {
 export async function expandInputs(args: readonly string[], opts: { recursive: boolean; cwd?: string; exclude?: readonly string[] }): Promise<ExpandedInputs> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const ordered: string[] = [];
-  const skipped: ExpandedInputs['skipped'] = [];
+  const skipped: LeftOut[] = [];
   for (const arg of args) {
     const absolute = resolve(cwd, arg);
     const stats = await stat(absolute).catch(() => null);
@@ -124,5 +129,5 @@ export async function expandInputs(args: readonly string[], opts: { recursive: b
     seen.add(path);
     files.push({ path, shown: shownPath(path, cwd) });
   }
-  return { files, skipped };
+  return { files, skipped: skipped.map((s) => ({ ...s, shown: shownPath(s.path, cwd) })) };
 }

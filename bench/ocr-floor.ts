@@ -9,22 +9,13 @@ import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { modelFiles, ocrRuntime } from '../engine/ocr/paddle/models.js';
 import { InferenceWorker } from '../engine/ocr/paddle/worker.js';
 import { OCR_LONG_SIDE, ocrPictureSize, ocrSampleInterval } from '../engine/ocr/sampler.js';
-import { children, memoryKb } from './tree-rss.js';
+import { children, cpuSeconds, memoryKb } from './tree-rss.js';
 
 const READS = 8;
 /** A recognition input as the checks make it: one line 48 px high, 320 columns (a short caption). */
 const LINE = { height: 48, columns: 320 };
 const TARGET_WITH_OCR = 1.3;
 const TARGET_RSS_MB = 300;
-
-/** The kernel's clock ticks a second (USER_HZ, 100 on Linux), the unit of /proc/<pid>/stat's CPU times. */
-const CLOCK_TICKS = 100;
-
-/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
 
 /** This process's children that are node (the inference worker). */
 function nodeChildren(): number[] {

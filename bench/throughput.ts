@@ -3,7 +3,6 @@
 // and an S3-protocol object store (s3rver); N async jobs (10 s 720p clips, fresh checks) are created over HTTP and
 // timed from the first create to the last finished job. Runs alternate 1, 2, 1, 2 workers (the machine's load moves);
 // the CPU seconds the worker processes and their ffmpeg children used are printed beside the wall time.
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startWorker, type RunningWorker } from '../test/helpers/cluster.js';
 import { api, uploadFile } from '../test/helpers/http-client.js';
@@ -11,22 +10,10 @@ import { startS3rver } from '../test/helpers/s3rver.js';
 import { startServe, type RunningServer } from '../test/helpers/serve.js';
 import { until } from '../test/helpers/wait.js';
 import { benchClip } from './batch.js';
+import { cpuSeconds } from './tree-rss.js';
 
 const OPERATOR_KEY = 'prv_bench_throughput_operator_key_0123456789';
 const CLIP_SECONDS = 10;
-const CLOCK_TICKS = 100;
-
-/** User + system CPU seconds of a process and of its children it has waited for (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime, stime, cutime, cstime: fields 14 to 17 of stat, 12 to 15 after the command name.
-    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 interface Run {
   workers: number;
   wallSeconds: number;
@@ -44,7 +31,7 @@ async function oneRun(url: string, workerCount: number, jobs: number, objectEnv:
     for (let w = 0; w < workerCount; w++) workers.push(await startWorker(env, ['--concurrency', '1']));
     const key = (await api(server, 'POST', '/v1/api-keys', { key: OPERATOR_KEY, body: { name: 'bench', workspace_id: 'ws_bench', plan_id: 'network' } })).json.apiKey as string;
     const media = await uploadFile(server, key, await benchClip(0, CLIP_SECONDS));
-    const cpuBefore = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0);
+    const cpuBefore = workers.reduce((sum, w) => sum + cpuSeconds(w.pid, true), 0);
     const start = performance.now();
     const ids: string[] = [];
     for (let i = 0; i < jobs; i++) {
@@ -64,7 +51,7 @@ async function oneRun(url: string, workerCount: number, jobs: number, objectEnv:
     );
     const wallSeconds = (performance.now() - start) / 1000;
     // Finished jobs' ffmpeg children have been waited for: their CPU is in the workers' figures now.
-    const cpu = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0) - cpuBefore;
+    const cpu = workers.reduce((sum, w) => sum + cpuSeconds(w.pid, true), 0) - cpuBefore;
     return { workers: workerCount, wallSeconds, cpuSeconds: cpu, failed: statuses.filter((s) => s === 'failed').length };
   } finally {
     await Promise.all(workers.map((w) => w.stop('SIGTERM')));

@@ -21,6 +21,23 @@ export function children(pid: number): number[] {
   }
 }
 
+/** The kernel's clock ticks a second (USER_HZ, 100 on Linux), the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/**
+ * User + system CPU seconds of a process (Linux /proc), with those of the children it has waited for when asked; 0 once
+ * it has gone.
+ */
+export function cpuSeconds(pid: number, withWaitedChildren = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime: fields 14 to 17 of stat, 12 to 15 after the command name.
+    return fields.slice(11, withWaitedChildren ? 15 : 13).reduce((sum, f) => sum + Number(f), 0) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 /** A process's resident memory, kB: now (VmRSS) or its peak so far (VmHWM); 0 once it has gone. */
 export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {

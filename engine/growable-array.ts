@@ -34,6 +34,15 @@ export class GrowableArray<A extends NumericArray> {
   }
 
   /**
+   * The storage itself, at least `length` long after `ensureLength(length)`, for a hot loop that reads and writes it
+   * directly: there its accesses see one kind of typed array, where `get` and `set` see every kind of series. A later
+   * growth replaces it.
+   */
+  storage(): A {
+    return this.data;
+  }
+
+  /**
    * The values so far without a copy, for a series that is complete (a view of the storage: a later push may write
    * into it or move the values elsewhere). Copying an hour of a per-frame column costs its size again at the peak.
    */

@@ -133,16 +133,16 @@ export class RepeatFinder {
   }
 
   private matchCandidates(j: number, next: Map<number, Run>): void {
-    const seenBy = this.seenBy;
-    seenBy.ensureLength(j + 1);
+    this.seenBy.ensureLength(j + 1);
+    const seenBy = this.seenBy.storage();
     let seen = 0;
     for (let b = 0; b < BANDS && seen < MAX_CANDIDATES; b++) {
       // Newest first, from the newest at least minGap before j.
       let i = this.bands.first(b, this.bandKey(j, b));
       while (i > j - this.minGap) i = this.bands.next(i, b);
       for (; i >= 0 && seen < MAX_CANDIDATES; i = this.bands.next(i, b)) {
-        if (seenBy.get(i) === j + 1) continue;
-        seenBy.set(i, j + 1);
+        if (seenBy[i] === j + 1) continue;
+        seenBy[i] = j + 1;
         seen++;
         if (!this.same(i, j)) continue;
         const offset = j - i;

@@ -7,7 +7,9 @@ export function round(value: number, digits = 2): number {
 
 /** The middle value, or the mean of the two middle values of an even count; NaN for no values. The caller's array keeps its order. */
 export function median(values: ArrayLike<number>): number {
-  const sorted = Array.from(values).sort((a, b) => a - b);
+  // A typed array sorts numerically in native code, with no comparator called per pair (the canvas vote takes two
+  // medians of every analysed frame).
+  const sorted = Float64Array.from(values).sort();
   const mid = sorted.length >> 1;
   if (sorted.length === 0) return NaN;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -73,35 +73,26 @@ function decibels(linear: number): number | null {
   return linear > 0 ? 20 * Math.log10(linear) : null;
 }
 
+/** The absolute gate as a mean square, worked out once rather than for every block and value it gates. */
+const ABSOLUTE_GATE = meanSquareFromLufs(ABSOLUTE_GATE_LUFS);
+
 function gatedLufs(meanSquare: number): number | null {
-  return meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS) ? lufsFromMeanSquare(meanSquare) : null;
+  return meanSquare > ABSOLUTE_GATE ? lufsFromMeanSquare(meanSquare) : null;
 }
 
 /** A sliding window's running sum is re-added from scratch this often, so rounding cannot drift. */
 const RESUM_INTERVAL = 1000;
 
-/**
- * Energy sum of every window of `width` sub-blocks, indexed by its first sub-block (0 .. energies.length - width).
- */
-function windowSums(energies: Float64Array, width: number): Float64Array {
-  const count = Math.max(0, energies.length - width + 1);
-  const sums = new Float64Array(count);
-  let sum = 0;
-  for (let start = 0; start < count; start++) {
-    if (start % RESUM_INTERVAL === 0) {
-      sum = 0;
-      for (let i = start; i < start + width; i++) sum += energies[i];
-    } else {
-      sum += energies[start + width - 1] - energies[start - 1];
-    }
-    sums[start] = sum;
-  }
-  return sums;
-}
-
 interface Maximum {
   lufs: number | null;
   atSubBlock: number | null;
+}
+
+/** A window length's mean squares where they are read, and its loudest window of all. */
+interface Windows {
+  /** The mean square of each window that starts on a 100 ms step: the k-th starts at sub-block k × STEP. */
+  stepped: Float64Array;
+  loudest: Maximum;
 }
 
 export class LoudnessMeter {
@@ -160,23 +151,24 @@ export class LoudnessMeter {
   }
 
   result(): LoudnessMeasurements {
-    const energies = this.energies.toArray();
+    // Read in place: nothing is pushed once the result is asked for, and a copy of an hour costs 3 MB.
+    const energies = this.energies.view();
     const subBlocks = this.energies.length;
-    const momentary = this.windowMeanSquares(windowSums(energies, MOMENTARY_WINDOW), MOMENTARY_WINDOW);
-    const shortTerm = this.windowMeanSquares(windowSums(energies, SHORT_TERM_WINDOW), SHORT_TERM_WINDOW);
-    const maxMomentary = maximum(momentary);
-    const maxShortTerm = maximum(shortTerm);
+    const momentary = this.windows(energies, MOMENTARY_WINDOW);
+    const shortTerm = this.windows(energies, SHORT_TERM_WINDOW);
+    const maxMomentary = momentary.loudest;
+    const maxShortTerm = shortTerm.loudest;
     return {
-      integratedLufs: integratedLoudness(everyStep(momentary)),
-      loudnessRangeLu: subBlocks < SHORT_TERM_WINDOW ? null : loudnessRange(everyStep(shortTerm, LRA_HOP)),
+      integratedLufs: integratedLoudness(momentary.stepped),
+      loudnessRangeLu: subBlocks < SHORT_TERM_WINDOW ? null : loudnessRange(everyStep(shortTerm.stepped, LRA_HOP / STEP)),
       truePeakDbtp: decibels(Math.max(...this.truePeaks.map((detector) => detector.linearPeak))),
       samplePeakDbfs: decibels(this.samplePeak),
       maxMomentaryLufs: maxMomentary.lufs,
       maxShortTermLufs: maxShortTerm.lufs,
       maxMomentaryAtSeconds: this.secondsOf(maxMomentary.atSubBlock),
       maxShortTermAtSeconds: this.secondsOf(maxShortTerm.atSubBlock),
-      momentary: series(momentary, MOMENTARY_WINDOW, subBlocks),
-      shortTerm: series(shortTerm, SHORT_TERM_WINDOW, subBlocks),
+      momentary: series(momentary.stepped, MOMENTARY_WINDOW, subBlocks),
+      shortTerm: series(shortTerm.stepped, SHORT_TERM_WINDOW, subBlocks),
     };
   }
 
@@ -200,12 +192,32 @@ export class LoudnessMeter {
     return Math.floor((index * this.sampleRate + SUB_BLOCKS_PER_SECOND / 2) / SUB_BLOCKS_PER_SECOND);
   }
 
-  /** Turns window energy sums into mean squares over the window's sample count. */
-  private windowMeanSquares(sums: Float64Array, width: number): Float64Array {
-    for (let start = 0; start < sums.length; start++) {
-      sums[start] /= this.subBlockBoundary(start + width) - this.subBlockBoundary(start);
+  /**
+   * Every window of `width` sub-blocks, by a running energy sum (re-added from scratch every RESUM_INTERVAL windows, so
+   * rounding cannot drift) over the window's sample count. Only the windows on a 100 ms step are kept: the gating
+   * blocks, the series and the LRA read no others, and an hour's every window would be 3 MB a length.
+   */
+  private windows(energies: Float64Array, width: number): Windows {
+    const count = Math.max(0, energies.length - width + 1);
+    const stepped = new Float64Array(Math.ceil(count / STEP));
+    let best = -1;
+    let bestMeanSquare = 0;
+    for (let first = 0; first < count; first += RESUM_INTERVAL) {
+      let sum = 0;
+      for (let i = first; i < first + width; i++) sum += energies[i];
+      for (let start = first, end = Math.min(count, first + RESUM_INTERVAL); start < end; start++) {
+        if (start > first) sum += energies[start + width - 1] - energies[start - 1];
+        const meanSquare = sum / (this.subBlockBoundary(start + width) - this.subBlockBoundary(start));
+        if (start % STEP === 0) stepped[start / STEP] = meanSquare;
+        // The first of equally loud windows.
+        if (best < 0 || meanSquare > bestMeanSquare) {
+          best = start;
+          bestMeanSquare = meanSquare;
+        }
+      }
     }
-    return sums;
+    const lufs = best < 0 ? null : gatedLufs(bestMeanSquare);
+    return { stepped, loudest: lufs === null ? { lufs: null, atSubBlock: null } : { lufs, atSubBlock: best } };
   }
 
   private secondsOf(subBlock: number | null): number | null {
@@ -213,28 +225,18 @@ export class LoudnessMeter {
   }
 }
 
-/** The windows that start on a 100 ms step (the BS.1770 gating blocks, the Tech 3342 short-term values). */
-function everyStep(meanSquares: Float64Array, step = STEP): Float64Array {
-  const out = new Float64Array(Math.ceil(meanSquares.length / step));
-  for (let i = 0; i < out.length; i++) out[i] = meanSquares[i * step];
+/** Every `step`-th value. */
+function everyStep(values: Float64Array, step: number): Float64Array {
+  const out = new Float64Array(Math.ceil(values.length / step));
+  for (let i = 0; i < out.length; i++) out[i] = values[i * step];
   return out;
 }
 
-/** The loudest window (first one on ties), or null when none is above the absolute gate. */
-function maximum(meanSquares: Float64Array): Maximum {
-  let best = -1;
-  for (let start = 0; start < meanSquares.length; start++) {
-    if (best < 0 || meanSquares[start] > meanSquares[best]) best = start;
-  }
-  const lufs = best < 0 ? null : gatedLufs(meanSquares[best]);
-  return lufs === null ? { lufs: null, atSubBlock: null } : { lufs, atSubBlock: best };
-}
-
 /** One value per 100 ms, for the window ending at (i + 1) × 100 ms; null before a full window or below the gate. */
-function series(meanSquares: Float64Array, width: number, subBlocks: number): (number | null)[] {
+function series(stepped: Float64Array, width: number, subBlocks: number): (number | null)[] {
   const values: (number | null)[] = [];
   for (let end = STEP; end <= subBlocks; end += STEP) {
-    values.push(end < width ? null : gatedLufs(meanSquares[end - width]));
+    values.push(end < width ? null : gatedLufs(stepped[(end - width) / STEP]));
   }
   return values;
 }
@@ -245,21 +247,31 @@ function powerMean(values: Float64Array): number {
   return sum / values.length;
 }
 
+/**
+ * The values above `gate`, in their order. A loop into a typed array: TypedArray filter gathers an hour's values one
+ * boxed number at a time, several times slower.
+ */
+function above(values: Float64Array, gate: number): Float64Array {
+  const out = new Float64Array(values.length);
+  let n = 0;
+  for (const value of values) if (value > gate) out[n++] = value;
+  return out.subarray(0, n);
+}
+
 /** BS.1770 gated loudness of the 400 ms blocks: absolute gate, then relative gate at −10 LU. */
 function integratedLoudness(blocks: Float64Array): number | null {
-  const aboveAbsolute = blocks.filter((meanSquare) => meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS));
+  const aboveAbsolute = above(blocks, ABSOLUTE_GATE);
   if (aboveAbsolute.length === 0) return null;
   const relativeGate = powerMean(aboveAbsolute) * powerRatio(RELATIVE_GATE_LU);
-  const gated = aboveAbsolute.filter((meanSquare) => meanSquare > relativeGate);
-  return lufsFromMeanSquare(powerMean(gated));
+  return lufsFromMeanSquare(powerMean(above(aboveAbsolute, relativeGate)));
 }
 
 /** EBU Tech 3342 loudness range of the short-term values: gates at −70 LUFS and −20 LU, then P95 − P10. */
 function loudnessRange(shortTerm: Float64Array): number | null {
-  const aboveAbsolute = shortTerm.filter((meanSquare) => meanSquare > meanSquareFromLufs(ABSOLUTE_GATE_LUFS));
+  const aboveAbsolute = above(shortTerm, ABSOLUTE_GATE);
   if (aboveAbsolute.length === 0) return null;
   const relativeGate = powerMean(aboveAbsolute) * powerRatio(LRA_RELATIVE_GATE_LU);
-  const gated = Array.from(aboveAbsolute.filter((meanSquare) => meanSquare > relativeGate), lufsFromMeanSquare);
+  const gated = Array.from(above(aboveAbsolute, relativeGate), lufsFromMeanSquare);
   gated.sort((a, b) => a - b);
   return percentile(gated, LRA_HIGH_PERCENTILE) - percentile(gated, LRA_LOW_PERCENTILE);
 }

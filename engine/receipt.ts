@@ -2,7 +2,8 @@
 // Verification is engine/receipt-verify.ts; the format and the algorithms are documented in docs/receipts.md.
 
 import { createHash, createHmac } from 'node:crypto';
-import { createReadStream, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json.js';
 import { incompleteCheckReason, mediaShapeOf, receiptCoverage, type MediaShape } from './delivery-requirements.js';
@@ -237,9 +238,25 @@ export function buildReceipt(input: BuildReceiptInput, keys: SigningKeyMaterial 
 // File hash
 
 /** Lowercase hex SHA-256 of a file, streamed. */
+/**
+ * Bytes read at a time while hashing a file, into one buffer: a read stream's fresh 64 KB chunk per read took five
+ * times the CPU (120 against 24 ms on 22 MB), on the thread that reads the decoder's output meanwhile.
+ */
+const HASH_READ_BYTES = 1 << 20;
+
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HASH_READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
   return hash.digest('hex');
 }
 

@@ -464,13 +464,18 @@ describe('the SPEC HMAC recipe, recomputed here from its words', () => {
 });
 
 describe('sha256File', () => {
-  it('streams the file and matches createHash', async () => {
+  it('reads the file in pieces and matches createHash over its bytes', async () => {
     const dir = temporaryDir();
     const small = join(dir, 'small.txt');
     writeFileSync(small, 'hello');
     expect(await sha256File(small)).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+    const empty = join(dir, 'empty.bin');
+    writeFileSync(empty, '');
+    expect(await sha256File(empty)).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    // Bytes that differ along the file, over several reads and a last partial one: a piece hashed twice, left out or
+    // hashed with the previous read's tail would change the digest.
     const large = join(dir, 'large.bin');
-    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    const bytes = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 17 }, (_, i) => (i * 31 + (i >> 20)) % 251));
     writeFileSync(large, bytes);
     expect(await sha256File(large)).toBe(createHash('sha256').update(bytes).digest('hex'));
   });

@@ -414,7 +414,10 @@ describe('progress notifications', () => {
       const progress = arrived.map((m, i) => ({ m, i })).filter(({ m }) => m.method === 'notifications/progress');
       expect(progress.filter(({ i }) => i < answeredAt).length).toBeGreaterThan(0);
       expect(progress.filter(({ i }) => i > answeredAt)).toEqual([]);
-      expect(clientErrors.filter((e) => /progress/i.test(e.message))).toEqual([]);
+      // The SDK's client handles a notification a microtask later than a response read with it, so progress sent just
+      // before the answer can reach a retired token ("unknown token", typescript-sdk#2580): a race the server cannot
+      // avoid. That nothing came after the answer is the arrival order above; any other progress error still fails.
+      expect(clientErrors.filter((e) => /progress/i.test(e.message) && !/unknown token/.test(e.message))).toEqual([]);
       expect(during.length).toBeGreaterThan(0);
     } finally {
       await progressClient.close();

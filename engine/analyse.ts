@@ -260,7 +260,7 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
   const maxFd = Math.max(p.video?.fd ?? 0, p.legal?.fd ?? 0, p.audio?.fd ?? 0, p.text?.fd ?? 0);
   const extraPipes: ('pipe' | number)[] = Array.from({ length: maxFd - 2 }, () => 'pipe' as const);
   // Long audio goes to the meter threads through a pipe a thread of theirs reads (the PCM is most of the bytes). The
-  // luma frames come through a pipe of our own too, read into one buffer: a child's stdio pipe hands over a fresh
+  // picture outputs come through pipes of our own too, read into one buffer: a child's stdio pipe hands over a fresh
   // chunk per read, 2.5 times the CPU on the thread that measures the frames.
   const audioThreadReads = p.audio !== null && wantsPipeReader(media.durationSeconds);
   const pictureFds = [p.video?.fd, p.legal?.fd, p.text?.fd].filter((fd): fd is number => fd !== undefined);

@@ -223,10 +223,9 @@ function readIntoOneBuffer(fd: number, onChunk: (chunk: Uint8Array) => void): { 
     },
   };
   const socket = new Socket(options);
-  const ended = new Promise<void>((resolve) => {
-    socket.once('close', () => resolve());
-    socket.once('error', () => socket.destroy());
-  });
+  // A failed read ends the socket like its end does; what went wrong is the decoder's exit to tell.
+  socket.on('error', () => {});
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { stream: socket, ended };
 }
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as source from '../engine/audio/audio-analysis.js';
 import * as sourceAnalyse from '../engine/analyse.js';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
-import { openPipePair } from '../engine/ffmpeg/pipe-pair.js';
+import { openPipePairs } from '../engine/ffmpeg/pipe-pair.js';
 import { probe } from '../engine/probe.js';
 import { generate, renderPcm } from './helpers/media.js';
 
@@ -107,7 +107,7 @@ describe('audio meters in worker threads', () => {
     const channels = channelNames.length;
     const pcm = interleave(await renderPcm(PROGRAMME, channels));
     const opts = { sampleRate: 48000, channels, channelNames };
-    const pipe = await openPipePair();
+    const pipe = (await openPipePairs(1))?.[0] ?? null;
     expect(pipe).not.toBeNull();
     const { readFd, writeFd } = pipe!;
     const decoder = execa(ffmpegPath(), ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', PROGRAMME, '-ac', String(channels), '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:3'], {

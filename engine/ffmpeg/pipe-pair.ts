@@ -34,10 +34,6 @@ export async function openPipePairs(count: number): Promise<PipePair[] | null> {
   }
 }
 
-export async function openPipePair(): Promise<PipePair | null> {
-  return (await openPipePairs(1))?.[0] ?? null;
-}
-
 function openFifo(path: string): PipePair {
   // Opening one end alone blocks until the other is open. Held open for reading and writing at once (which does not
   // block), the FIFO lets each end then open in blocking mode without waiting; the holder is closed after.

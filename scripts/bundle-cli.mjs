@@ -48,6 +48,9 @@ await build({
   // ./pcm-reader-worker.js beside its chunk.
   entryPoints: {
     preflight: 'dist/src/cli.js',
+    // The doors: `preflight mcp` and `preflight serve` read their command lines here and import the door when it runs.
+    mcp: 'dist/entry/mcp.js',
+    serve: 'dist/entry/serve.js',
     'meter-worker': 'dist/engine/audio/meter-worker.js',
     'pcm-reader-worker': 'dist/engine/audio/pcm-reader-worker.js',
   },

@@ -66,7 +66,7 @@ describe('the npm package', () => {
   it('is named and versioned as the project, and carries what the README links, without dev-only files', () => {
     expect(packed.filename).toBe(`${PACKAGE_NAME}-${PKG.version}.tgz`);
     const files = packed.files.map((f) => f.path);
-    for (const f of ['LICENSE', 'README.md', 'llms.txt', 'mcp-install.json', 'bin/preflight.js', 'dist/entry/mcp.js', 'dist/entry/serve.js', 'dist/src/cli.js']) {
+    for (const f of ['LICENSE', 'README.md', 'llms.txt', 'mcp-install.json', 'bin/preflight.js', 'dist/cli/preflight.js', 'dist/cli/mcp.js', 'dist/cli/serve.js']) {
       expect(files, f).toContain(f);
     }
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

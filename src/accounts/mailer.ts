@@ -1,5 +1,5 @@
 // Outgoing email (spend alerts, checkout key delivery): nodemailer over SMTP when PREFLIGHT_SMTP_URL is set.
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { ServiceError } from '../errors.js';
 
 export interface Mailer {
@@ -23,11 +23,13 @@ export function smtpMailerFromEnv(env: NodeJS.ProcessEnv): Mailer | null {
     throw new ServiceError('invalid_smtp_url', 'PREFLIGHT_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example.com:465.', {}, 503);
   }
   const from = env.PREFLIGHT_ALERT_FROM?.trim() || DEFAULT_ALERT_FROM;
-  const transport = createTransport(url);
+  // nodemailer (about 90 ms of module loading) is loaded by the first email, not by every process that could send one.
+  let transport: Promise<Transporter> | null = null;
   return {
     provider: 'smtp',
     async send(to, subject, text) {
-      const info = await transport.sendMail({ from, to, subject, text });
+      transport ??= import('nodemailer').then(({ createTransport }) => createTransport(url));
+      const info = await (await transport).sendMail({ from, to, subject, text });
       return { messageId: String(info.messageId) };
     },
   };

@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 
 export type StorageMode = 'durable_filesystem' | 'object_storage';
 
@@ -149,6 +149,8 @@ export class LocalObjectStore implements ObjectStore {
   }
 }
 
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+
 export interface S3Location {
   bucket: string;
   /** '' or ends with '/'. */
@@ -165,32 +167,42 @@ export function parseS3Url(url: string): S3Location {
 
 export class S3ObjectStore implements ObjectStore {
   readonly mode = 'object_storage' as const;
+  private connection: Promise<{ client: S3Client; sdk: S3Sdk }> | null = null;
 
   constructor(
-    private readonly client: S3Client,
+    private readonly config: S3ClientConfig,
     private readonly location: S3Location,
   ) {}
+
+  /** The SDK (about 180 ms of module loading) is loaded by the first call, not by every process that opens a store. */
+  private connect(): Promise<{ client: S3Client; sdk: S3Sdk }> {
+    this.connection ??= import('@aws-sdk/client-s3').then((sdk) => ({ client: new sdk.S3Client(this.config), sdk }));
+    return this.connection;
+  }
 
   private name(key: string): string {
     return `${this.location.prefix}${checkKey(key)}`;
   }
 
   async put(key: string, body: Buffer | string, contentType?: string): Promise<{ bytes: number }> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.name(key), Body: body, ContentType: contentType }));
+    const { client, sdk } = await this.connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: this.name(key), Body: body, ContentType: contentType }));
     return { bytes: Buffer.byteLength(body) };
   }
 
   async putStream(key: string, body: Readable, bytes: number, contentType?: string): Promise<{ bytes: number }> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.name(key), Body: body, ContentLength: bytes, ContentType: contentType }));
+    const { client, sdk } = await this.connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: this.name(key), Body: body, ContentLength: bytes, ContentType: contentType }));
     return { bytes };
   }
 
   async getStream(key: string): Promise<Readable | null> {
+    const { client, sdk } = await this.connect();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.name(key) }));
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.location.bucket, Key: this.name(key) }));
       return out.Body as Readable;
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+      if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
       throw err;
     }
   }
@@ -204,10 +216,11 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async *list(prefix: string): AsyncGenerator<StoredObject> {
+    const { client, sdk } = await this.connect();
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${this.location.prefix}${checkPrefix(prefix)}`, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${this.location.prefix}${checkPrefix(prefix)}`, ContinuationToken: token }),
       );
       for (const item of page.Contents ?? []) {
         if (!item.Key) continue;
@@ -223,7 +236,8 @@ export class S3ObjectStore implements ObjectStore {
 
   private async deleteKeys(names: string[]): Promise<void> {
     if (names.length === 0) return;
-    const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }));
+    const { client, sdk } = await this.connect();
+    const out = await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: names.map((Key) => ({ Key })), Quiet: true } }));
     if (out.Errors?.length) throw new Error(`could not delete ${out.Errors.length} object(s): ${out.Errors[0]?.Message ?? 'unknown error'}`);
   }
 
@@ -267,5 +281,5 @@ export function openObjectStore(home: string, env: NodeJS.ProcessEnv = process.e
       ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } }
       : {}),
   };
-  return new S3ObjectStore(new S3Client(config), parseS3Url(url));
+  return new S3ObjectStore(config, parseS3Url(url));
 }

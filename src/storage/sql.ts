@@ -6,6 +6,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ServiceError } from '../errors.js';
 import { pgliteTemplate } from './pglite-template.js';
+import { unpackGzippedUstar } from './ustar.js';
 
 export type Row = Record<string, unknown>;
 export type EngineKind = 'pglite' | 'postgres';
@@ -190,18 +191,31 @@ async function dropTemplateDatabases(db: PGlite): Promise<void> {
 
 /**
  * Opens the embedded engine in `dir` (memory when null). A new database is loaded from the build's template when there
- * is one for this PGlite; should that fail, it is initialised afresh.
+ * is one for this PGlite (a new data dir unpacked with Node's own calls, memory through PGlite); should that fail, it
+ * is initialised afresh.
  */
 async function openPglite(dir: string | null): Promise<PGlite> {
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const isNew = !dir || !existsSync(join(dir, 'PG_VERSION'));
   const template = isNew ? pgliteTemplate() : null;
+  const clear = () => {
+    if (dir) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+  };
+  if (template && dir) {
+    try {
+      unpackGzippedUstar(template, dir);
+      return await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+    } catch (err) {
+      process.stderr.write(`preflight: the embedded database template could not be unpacked and opened (${(err as Error).message}); loading it through PGlite\n`);
+      clear();
+    }
+  }
   if (template) {
     try {
-      return await PGlite.create(dir ?? undefined, { loadDataDir: template, startParams: PGLITE_START_PARAMS });
+      return await PGlite.create(dir ?? undefined, { loadDataDir: new Blob([new Uint8Array(template)]), startParams: PGLITE_START_PARAMS });
     } catch (err) {
       process.stderr.write(`preflight: the embedded database template could not be loaded (${(err as Error).message}); initialising afresh\n`);
-      if (dir) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+      clear();
     }
   }
   const db = await PGlite.create(dir ?? undefined, { startParams: PGLITE_START_PARAMS, initDbStartParams: PGLITE_INITDB_PARAMS });

@@ -27,10 +27,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Three workers on CI's two cores: much of a test is waiting on a child process (ffmpeg making or decoding media,
-    // the OCR process, npm, a server), and a third file fills those waits. On a clean clone (every fixture generated)
-    // the suite ran in 572 s with three (the cores 172 % busy of 200), 691 s with two.
-    maxWorkers: 3,
+    // Four workers on CI's two cores: much of a test is waiting on a child process (ffmpeg making or decoding media,
+    // the OCR process, npm, a server starting, a lease running out), and more files fill those waits. With every
+    // fixture generated (a clean clone) the suite ran in 691 s with two, 572 s with three (stop 40); on the machine of
+    // stop 51, 601–614 s with three (the cores 175 % busy of 200) and 532 s with four.
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: OWN_MODULE_GRAPH, isolate: false } },

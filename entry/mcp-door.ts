@@ -4,10 +4,11 @@ import { serveOverStdio } from '../tools/stdio.js';
 import { ENGINE_VERSION } from '../engine/check.js';
 import { engineCapabilities } from '../engine/ffmpeg/capabilities.js';
 import { startHttpDoor, type RunningHttpDoor } from '../http/serve.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { collectOperationalState } from '../src/public/operational.js';
 import { LOCAL_PRINCIPAL, PreflightService } from '../src/service.js';
 import { RemoteBackend, remoteConfigFromEnv, type RemoteConfig } from '../tools/remote.js';
+import { deferredBackend } from '../tools/deferred-backend.js';
 import { createMcpServer, runWaitMsFromEnv } from '../tools/server.js';
 import { defaultConcurrency, workerOnDemand } from '../src/worker/index.js';
 import { exitStartFailed } from './options.js';
@@ -39,23 +40,22 @@ export async function runMcp(opts: McpOptions): Promise<void> {
   }
   if (remote) return serveRemote(remote);
 
-  let service: PreflightService;
-  let door: RunningHttpDoor | null = null;
   const config = loadConfig();
+  if (opts.uploadPort === undefined) return serveLocal(config);
+  let service: PreflightService;
+  let door: RunningHttpDoor;
   try {
     service = await PreflightService.open({ home: config.home, env: config.env });
-    if (opts.uploadPort !== undefined) {
-      const svc = service;
-      // No key can be created here, so no bearer route would ever answer: the door serves the public routes and the signed upload PUT.
-      door = await startHttpDoor(
-        {
-          service: svc,
-          auth: { authenticate: async () => null },
-          state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
-        },
-        { port: opts.uploadPort, host: opts.host },
-      );
-    }
+    const svc = service;
+    // No key can be created here, so no bearer route would ever answer: the door serves the public routes and the signed upload PUT.
+    door = await startHttpDoor(
+      {
+        service: svc,
+        auth: { authenticate: async () => null },
+        state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
+      },
+      { port: opts.uploadPort, host: opts.host },
+    );
   } catch (err) {
     exitStartFailed('preflight mcp', err);
   }
@@ -63,11 +63,35 @@ export async function runMcp(opts: McpOptions): Promise<void> {
   // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
   const worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
   await serveOverStdio(server, async () => {
-    await door?.close();
+    await door.close();
     await worker.stop(STOP_GRACE_MS);
     await service.close();
   });
-  const uploads = door ? `; upload port ${door.url} (signed upload PUTs and public documents only)` : '';
-  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home})${uploads}\n`);
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home}); upload port ${door.url} (signed upload PUTs and public documents only)\n`);
+}
+
+/**
+ * Local mode without an upload port: the tools answer initialize and tools/list while the store opens, and a call
+ * waits for it. open() locks the data dir before its first wait, so a second server on it exits before it reads a
+ * message; a store that fails to open later ends the process with the reason, as it did before serving.
+ */
+async function serveLocal(config: Config): Promise<void> {
+  const opening = PreflightService.open({ home: config.home, env: config.env });
+  let worker: ReturnType<typeof workerOnDemand> | null = null;
+  const opened = opening.then(
+    (service) => {
+      // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
+      worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
+      return service;
+    },
+    (err: unknown) => exitStartFailed('preflight mcp', err),
+  );
+  const server = createMcpServer({ service: deferredBackend(opened), principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
+  await serveOverStdio(server, async () => {
+    const service = await opened;
+    await worker?.stop(STOP_GRACE_MS);
+    await service.close();
+  });
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home})\n`);
 }
 

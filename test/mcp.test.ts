@@ -433,7 +433,7 @@ describe('preflight mcp process', () => {
     let out = '';
     first.stdout.on('data', (d: Buffer) => (out += d.toString()));
     first.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
-    // Serving: it answered initialize (its database is open).
+    // Serving: it answered initialize (its data dir is locked from the start, its store opening or open).
     for (let i = 0; i < 600 && !out.includes('"id":1'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(out).toContain('"id":1');
     const second = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -41,44 +41,11 @@ export async function runMcp(opts: McpOptions): Promise<void> {
   if (remote) return serveRemote(remote);
 
   const config = loadConfig();
-  if (opts.uploadPort === undefined) return serveLocal(config);
-  let service: PreflightService;
-  let door: RunningHttpDoor;
-  try {
-    service = await PreflightService.open({ home: config.home, env: config.env });
-    const svc = service;
-    // No key can be created here, so no bearer route would ever answer: the door serves the public routes and the signed upload PUT.
-    door = await startHttpDoor(
-      {
-        service: svc,
-        auth: { authenticate: async () => null },
-        state: () => collectOperationalState({ service: svc, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
-      },
-      { port: opts.uploadPort, host: opts.host },
-    );
-  } catch (err) {
-    exitStartFailed('preflight mcp', err);
-  }
-  const server = createMcpServer({ service, principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
-  // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
-  const worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
-  await serveOverStdio(server, async () => {
-    await door.close();
-    await worker.stop(STOP_GRACE_MS);
-    await service.close();
-  });
-  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home}); upload port ${door.url} (signed upload PUTs and public documents only)\n`);
-}
-
-/**
- * Local mode without an upload port: the tools answer initialize and tools/list while the store opens, and a call
- * waits for it. open() locks the data dir before its first wait, so a second server on it exits before it reads a
- * message; a store that fails to open later ends the process with the reason, as it did before serving.
- */
-async function serveLocal(config: Config): Promise<void> {
-  const opening = PreflightService.open({ home: config.home, env: config.env });
+  // The tools answer initialize and tools/list while the store opens, and a call waits for it (tools/deferred-backend.ts).
+  // open() locks the data dir before its first wait, so a second server on it exits before it reads a message; a store
+  // that fails to open later ends the process with the reason, as it did before serving.
   let worker: ReturnType<typeof workerOnDemand> | null = null;
-  const opened = opening.then(
+  const opened = PreflightService.open({ home: config.home, env: config.env }).then(
     (service) => {
       // Queued (process_async) jobs run in a worker in this process, started when the first one is queued.
       worker = workerOnDemand({ service, env: config.env, concurrency: defaultConcurrency() });
@@ -86,12 +53,30 @@ async function serveLocal(config: Config): Promise<void> {
     },
     (err: unknown) => exitStartFailed('preflight mcp', err),
   );
+  const door = opts.uploadPort === undefined ? null : await openUploadDoor(await opened, config, opts.uploadPort, opts.host);
   const server = createMcpServer({ service: deferredBackend(opened), principal: LOCAL_PRINCIPAL, runWaitMs: runWaitMsFromEnv(config.env), localFiles: true });
   await serveOverStdio(server, async () => {
     const service = await opened;
+    await door?.close();
     await worker?.stop(STOP_GRACE_MS);
     await service.close();
   });
-  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home})\n`);
+  const uploads = door ? `; upload port ${door.url} (signed upload PUTs and public documents only)` : '';
+  process.stderr.write(`preflight mcp: serving over stdio (data dir ${config.home})${uploads}\n`);
 }
 
+/** The upload port: no key can be created here, so no bearer route would ever answer; it serves the public routes and the signed upload PUT. */
+async function openUploadDoor(service: PreflightService, config: Config, port: number, host: string): Promise<RunningHttpDoor> {
+  try {
+    return await startHttpDoor(
+      {
+        service,
+        auth: { authenticate: async () => null },
+        state: () => collectOperationalState({ service, env: config.env, version: ENGINE_VERSION, engine: engineCapabilities }),
+      },
+      { port, host },
+    );
+  } catch (err) {
+    exitStartFailed('preflight mcp', err);
+  }
+}

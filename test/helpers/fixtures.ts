@@ -15,10 +15,10 @@ export const clean = () =>
 export const cleanShort = () =>
   generate('clean-short.mp4', ['-f', 'lavfi', '-i', video(3), '-f', 'lavfi', '-i', `${TONE_14}:d=3`, ...X264, ...AAC, '-shortest']);
 
-/** 2.5 s of black picture from 4.0 s. */
+/** 2.5 s of black picture from 4.0 s, then 0.5 s of picture: 7 s, as the doors' tests run full default checks on it. */
 export const blackInterior = () =>
   generate('black-interior.mp4', [
-    '-f', 'lavfi', '-i', video(10), '-f', 'lavfi', '-i', `${TONE_14}:d=10`,
+    '-f', 'lavfi', '-i', video(7), '-f', 'lavfi', '-i', `${TONE_14}:d=7`,
     '-vf', "drawbox=c=black:t=fill:enable='between(t,4,6.466)'", ...X264, ...AAC, '-shortest',
   ]);
 

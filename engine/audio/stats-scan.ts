@@ -43,10 +43,12 @@ const PAIR_BYTES = 512;
 export const SLICE_FRAMES = 8192;
 /** A plane's region: the slice, 4 bytes to copy a slice in at its own alignment, 4 to keep the next region 8-byte aligned. */
 const PLANE_BYTES = SLICE_FRAMES * 4 + 8;
+/** The scan's scratch area, after the planes: a pair of f64 samples per frame. */
+const SCRATCH_BYTES = SLICE_FRAMES * 16;
 
 interface KernelExports {
   memory: WebAssembly.Memory;
-  init(minRun: number, clipLevel: number, fullScale: number): void;
+  init(minRun: number, clipLevel: number, fullScale: number, scratch: number): void;
   reset(pair: number): void;
   scan(pair: number, first: number, second: number, from: number, to: number, sampleOffset: number, blockOffset: number, onset: number, channel: number): void;
   finishRuns(pair: number, channel: number): void;
@@ -72,15 +74,17 @@ export class StatsScanKernel {
   /** `onClipRun` hears of each run of clipped samples as it ends: (channel, first sample, length). */
   constructor(readonly channels: number, levels: StatsScanLevels, onClipRun: (channel: number, firstSample: number, length: number) => void) {
     this.pairs = Math.ceil(channels / 2);
-    // The states, then one plane per channel (an odd last channel is paired with a plane of zeros, whose lane is ignored).
+    // The states, then one plane per channel (an odd last channel is paired with a plane of zeros, whose lane is
+    // ignored), then the scratch area the pairs share.
     const planesByte = this.pairs * PAIR_BYTES;
-    this.kernel = instantiateKernel<KernelExports>(STATS_SCAN_WASM, planesByte + 2 * this.pairs * PLANE_BYTES, { stats: { clipRun: onClipRun } });
+    const scratchByte = planesByte + 2 * this.pairs * PLANE_BYTES;
+    this.kernel = instantiateKernel<KernelExports>(STATS_SCAN_WASM, scratchByte + SCRATCH_BYTES, { stats: { clipRun: onClipRun } });
     const { memory } = this.kernel;
     this.fields = new Float64Array(memory.buffer, 0, (this.pairs * PAIR_BYTES) / 8);
     this.floats = new Float32Array(memory.buffer);
     this.regions = Array.from({ length: 2 * this.pairs }, (_, c) => planesByte + c * PLANE_BYTES);
     this.planeBytes = [...this.regions];
-    this.kernel.init(levels.minRunSamples, levels.clipRunLevel, levels.fullScaleLevel);
+    this.kernel.init(levels.minRunSamples, levels.clipRunLevel, levels.fullScaleLevel, scratchByte);
     for (let pair = 0; pair < this.pairs; pair++) this.kernel.reset(pair * PAIR_BYTES);
     if (channels % 2 === 1) {
       // The lane beside an odd last channel reads zeros: with a loudest and next level no sample reaches, it never

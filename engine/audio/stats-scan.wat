@@ -139,10 +139,11 @@
     (local.set $rareLevel (f64x2.min (local.get $next) (local.get $clip)))
     ;; Three passes over the samples (they are in the cache): the sums and the peak, the zero crossings, the rarer
     ;; events. The first loads each frame's two samples from the planes, widens them and zeroes the non-finite ones,
-    ;; and leaves the pair in the scratch area, where each later pass loads it in one go (a fifth less time in all). In one loop the values live across an iteration outnumbered the 16 vector registers; the compiled loop
-    ;; moved a dozen of them to and from the stack every sample, and ran 1.5 times as long in the meter thread when the
-    ;; worker ran from its modules as when it ran from the CLI's bundle (the stack's alignment under those moves is the
-    ;; likely reason: adding one frame above the loop changed it too). Each sum is still added sample by sample in order.
+    ;; and leaves the pair in the scratch area, where each later pass loads it in one go (a fifth less time in all).
+    ;; In one loop the values live across an iteration outnumbered the 16 vector registers; the compiled loop moved a
+    ;; dozen of them to and from the stack every sample, and ran 1.5 times as long in the meter thread when the worker
+    ;; ran from its modules as when it ran from the CLI's bundle (the stack's alignment under those moves is the likely
+    ;; reason: adding one frame above the loop changed it too). Each sum is still added sample by sample in order.
     (local.set $i (local.get $from))
     (block $done (loop $sums
       (br_if $done (i32.ge_s (local.get $i) (local.get $to)))

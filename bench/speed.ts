@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { mediaLabel, mediaUnavailable, size, speedMedia, type SpeedMedia } from './speed-media.js';
 import { baseline, inTurn } from './baseline.js';
-import { bareDecode, decodePassAlone, timedProcess } from './tree-rss.js';
+import { bareDecode, decodePassAlone, partsText, timedProcess, type TreePeak } from './tree-rss.js';
 import { ocrFloorBench } from './ocr-floor.js';
 
 /** The default profile's gates without the text gates. */
@@ -36,6 +36,8 @@ interface Row extends Measured {
   media: SpeedMedia;
   profile: 'default' | 'technical';
   bare: number;
+  /** What each process of the check's tree held at its peak. */
+  peak: TreePeak;
   ocr: string;
   /** The same check by the baseline build (PREFLIGHT_BENCH_BASELINE), between the same bare decodes. */
   before: Measured | null;
@@ -75,6 +77,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     check: check.seconds,
     bare,
     peakMb: check.peakMb,
+    peak: check.peak,
     verdict: verdictOf(check.stdout),
     ocr: profile === 'default' ? ocrOf(check.stdout) : '',
     before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peakMb, verdict: verdictOf(other.stdout) } : null,
@@ -126,7 +129,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (target ≤ ${TARGET.rssMb}: ${judged(row, row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (${partsText(row.peak)}; target ≤ ${TARGET.rssMb}: ${judged(row, row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }

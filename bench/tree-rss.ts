@@ -48,33 +48,67 @@ export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
   }
 }
 
-export function treeRssKb(root: number): number {
-  let total = 0;
+/** What a process of a check's tree is, from its command line: the check's node, its OCR worker, ffmpeg, ffprobe. */
+function roleOf(pid: number, root: number): string {
+  if (pid === root) return 'node';
+  try {
+    const [command, flag] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const name = command.split('/').pop() ?? command;
+    // The OCR worker is node running its code from a string (engine/ocr/paddle/worker.ts).
+    return name === 'node' && flag === '-e' ? 'OCR worker' : name;
+  } catch {
+    return 'gone';
+  }
+}
+
+/** The resident memory of the tree of `root`, kB, by role (roleOf). */
+export function treeRssByRole(root: number): Map<string, number> {
+  const byRole = new Map<string, number>();
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
-    total += memoryKb(pid);
+    const kb = memoryKb(pid);
+    if (kb > 0) {
+      const role = roleOf(pid, root);
+      byRole.set(role, (byRole.get(role) ?? 0) + kb);
+    }
     stack.push(...children(pid));
   }
-  return total;
+  return byRole;
 }
 
-/** Polls the tree of `pid` every `ms` until stopped; `stop()` returns the peak, MB. */
-export function watchTreeRss(pid: number, ms = 100): { stop: () => number } {
-  let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, treeRssKb(pid))), ms);
+export interface TreePeak {
+  /** The tree's peak, MB. */
+  mb: number;
+  /** What each role held at that moment, MB, largest first: which process a growing peak grows in. */
+  parts: [role: string, mb: number][];
+}
+
+/** Polls the tree of `pid` every `ms` until stopped; `stop()` returns its peak and the peak's parts. */
+export function watchTreeRss(pid: number, ms = 100): { stop: () => TreePeak } {
+  let peak: TreePeak = { mb: 0, parts: [] };
+  const timer = setInterval(() => {
+    const byRole = treeRssByRole(pid);
+    const kb = [...byRole.values()].reduce((a, b) => a + b, 0);
+    if (kb / 1024 > peak.mb) peak = { mb: kb / 1024, parts: [...byRole].map(([role, k]): [string, number] => [role, k / 1024]).sort((a, b) => b[1] - a[1]) };
+  }, ms);
   return {
     stop: () => {
       clearInterval(timer);
-      return peak / 1024;
+      return peak;
     },
   };
 }
+
+/** "node 219 + OCR worker 307 + ffmpeg 41 MB". */
+export const partsText = (peak: TreePeak): string => `${peak.parts.map(([role, mb]) => `${role} ${mb.toFixed(0)}`).join(' + ')} MB`;
 
 export interface TimedProcess {
   seconds: number;
   /** Peak RSS of the process tree, MB. */
   peakMb: number;
+  /** What each process held at that peak (watchTreeRss). */
+  peak: TreePeak;
   stdout: string;
 }
 
@@ -84,8 +118,8 @@ export async function timedProcess(file: string, args: string[]): Promise<TimedP
   const child = execa(file, args, { stdin: 'ignore', reject: false, maxBuffer: 256 * 1024 * 1024 });
   const rss = watchTreeRss(child.pid!);
   const result = await child;
-  const peakMb = rss.stop();
-  return { seconds: (performance.now() - t) / 1000, peakMb, stdout: String(result.stdout) };
+  const peak = rss.stop();
+  return { seconds: (performance.now() - t) / 1000, peakMb: peak.mb, peak, stdout: String(result.stdout) };
 }
 
 /** A bare decode of `path` by the same ffmpeg the checks run: the yardstick of every speed ratio. */

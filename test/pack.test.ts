@@ -74,6 +74,8 @@ describe('the npm package', () => {
     expect(linked.length).toBeGreaterThan(3);
     for (const link of linked) expect(files, `README links ${link}`).toContain(link);
     expect(files.filter((f) => f.startsWith('test/') || f.startsWith('dist/bench/') || f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+    // The bin runs the bundle (dist/cli/) alone: the compiled modules it was made from are not shipped.
+    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/cli/') && !f.startsWith('dist/pglite-template/'))).toEqual([]);
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License[\s\S]*Preflight contributors/);
   });
 

@@ -81,7 +81,7 @@ export async function audioBench(): Promise<void> {
   const verdicts: string[] = [];
   const cliRun = (cli: string, k: number) => async () => {
     const check = await timedProcess(process.execPath, [cli, 'check', podcast, '--json']);
-    peaks[k] = Math.max(peaks[k] ?? 0, check.peakMb);
+    peaks[k] = Math.max(peaks[k] ?? 0, check.peak.mb);
     verdicts[k] = (JSON.parse(check.stdout) as { verdict: string }).verdict;
     return check.seconds;
   };

@@ -76,11 +76,11 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     ratio: check.seconds / bare,
     check: check.seconds,
     bare,
-    peakMb: check.peakMb,
+    peakMb: check.peak.mb,
     peak: check.peak,
     verdict: verdictOf(check.stdout),
     ocr: profile === 'default' ? ocrOf(check.stdout) : '',
-    before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peakMb, verdict: verdictOf(other.stdout) } : null,
+    before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peak.mb, verdict: verdictOf(other.stdout) } : null,
     passRatio: pass === null ? null : pass / bare,
   };
 }

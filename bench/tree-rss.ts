@@ -48,9 +48,8 @@ export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
   }
 }
 
-/** What a process of a check's tree is, from its command line: the check's node, its OCR worker, ffmpeg, ffprobe. */
-function roleOf(pid: number, root: number): string {
-  if (pid === root) return 'node';
+/** What a process of a check's tree is, from its command line: node (the check), the OCR worker, ffmpeg, ffprobe. */
+function roleOf(pid: number): string {
   try {
     const [command, flag] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const name = command.split('/').pop() ?? command;
@@ -69,7 +68,7 @@ export function treeRssByRole(root: number): Map<string, number> {
     const pid = stack.pop()!;
     const kb = memoryKb(pid);
     if (kb > 0) {
-      const role = roleOf(pid, root);
+      const role = roleOf(pid);
       byRole.set(role, (byRole.get(role) ?? 0) + kb);
     }
     stack.push(...children(pid));
@@ -105,9 +104,7 @@ export const partsText = (peak: TreePeak): string => `${peak.parts.map(([role, m
 
 export interface TimedProcess {
   seconds: number;
-  /** Peak RSS of the process tree, MB. */
-  peakMb: number;
-  /** What each process held at that peak (watchTreeRss). */
+  /** Peak RSS of the process tree and what each process held at that moment (watchTreeRss). */
   peak: TreePeak;
   stdout: string;
 }
@@ -119,7 +116,7 @@ export async function timedProcess(file: string, args: string[]): Promise<TimedP
   const rss = watchTreeRss(child.pid!);
   const result = await child;
   const peak = rss.stop();
-  return { seconds: (performance.now() - t) / 1000, peakMb: peak.mb, peak, stdout: String(result.stdout) };
+  return { seconds: (performance.now() - t) / 1000, peak, stdout: String(result.stdout) };
 }
 
 /** A bare decode of `path` by the same ffmpeg the checks run: the yardstick of every speed ratio. */

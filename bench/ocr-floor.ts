@@ -3,13 +3,12 @@
 // process is measured from /proc (CPU, and the kernel's own peak RSS). A whole-picture reading is at least one
 // detection, and the sampler reads one a second (ocrSampleInterval): on a file whose picture keeps changing (a test
 // pattern, a slideshow), no cheaper way to the same flags exists, so these figures are the floor of such a check.
-import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { ffmpegPath } from '../engine/ffmpeg/binaries.js';
 import { modelFiles, ocrRuntime } from '../engine/ocr/paddle/models.js';
 import { InferenceWorker } from '../engine/ocr/paddle/worker.js';
 import { OCR_LONG_SIDE, ocrPictureSize, ocrSampleInterval } from '../engine/ocr/sampler.js';
-import { children, cpuSeconds, memoryKb } from './tree-rss.js';
+import { children, cpuSeconds, memoryKb, roleOf } from './tree-rss.js';
 
 const READS = 8;
 /** A recognition input as the checks make it: one line 48 px high, 320 columns (a short caption). */
@@ -17,16 +16,8 @@ const LINE = { height: 48, columns: 320 };
 const TARGET_WITH_OCR = 1.3;
 const TARGET_RSS_MB = 300;
 
-/** This process's children that are node (the inference worker). */
-function nodeChildren(): number[] {
-  return children(process.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
-    } catch {
-      return false;
-    }
-  });
-}
+/** This process's OCR workers (node running the inference worker's code). */
+const ocrWorkers = (): number[] => children(process.pid).filter((pid) => roleOf(pid) === 'OCR worker');
 
 async function frameAt(path: string, width: number, height: number): Promise<Uint8Array> {
   const size = ocrPictureSize(width, height, false);
@@ -43,11 +34,11 @@ async function frameAt(path: string, width: number, height: number): Promise<Uin
  * seconds per detection and per line, the detections a minute of samples needs, and the worker's peak memory.
  */
 export async function ocrFloorBench(media: { path: string; label: string; width: number; height: number; minutes: number; decodeSeconds: number }): Promise<void> {
-  const before = new Set(nodeChildren());
+  const before = new Set(ocrWorkers());
   const worker = new InferenceWorker(modelFiles(), ocrRuntime());
   try {
     await worker.ready;
-    const pid = nodeChildren().find((p) => !before.has(p));
+    const pid = ocrWorkers().find((p) => !before.has(p));
     if (pid === undefined) throw new Error('the OCR worker process was not found');
     const size = ocrPictureSize(media.width, media.height, false);
     const picture = { rgb: await frameAt(media.path, media.width, media.height), ...size };

@@ -19,7 +19,8 @@ const TARGET = { withOcr: 1.3, technical: 1.15, rssMb: 300, linearity: 0.1 };
 interface Measured {
   ratio: number;
   check: number;
-  peakMb: number;
+  /** Peak RSS of the check's process tree and what each process held at that moment. */
+  peak: TreePeak;
   /** The report's verdict; null when the CLI printed no report. */
   verdict: string | null;
 }
@@ -36,8 +37,6 @@ interface Row extends Measured {
   media: SpeedMedia;
   profile: 'default' | 'technical';
   bare: number;
-  /** What each process of the check's tree held at its peak. */
-  peak: TreePeak;
   ocr: string;
   /** The same check by the baseline build (PREFLIGHT_BENCH_BASELINE), between the same bare decodes. */
   before: Measured | null;
@@ -76,11 +75,10 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     ratio: check.seconds / bare,
     check: check.seconds,
     bare,
-    peakMb: check.peak.mb,
     peak: check.peak,
     verdict: verdictOf(check.stdout),
     ocr: profile === 'default' ? ocrOf(check.stdout) : '',
-    before: other ? { ratio: other.seconds / bare, check: other.seconds, peakMb: other.peak.mb, verdict: verdictOf(other.stdout) } : null,
+    before: other ? { ratio: other.seconds / bare, check: other.seconds, peak: other.peak, verdict: verdictOf(other.stdout) } : null,
     passRatio: pass === null ? null : pass / bare,
   };
 }
@@ -97,7 +95,7 @@ const spreadOf = (ratios: number[]) => Math.max(...ratios) / Math.min(...ratios)
 
 const verdictText = (m: Measured) => (m.verdict ? `verdict ${m.verdict}` : 'NO REPORT');
 const beforeText = (row: Row) =>
-  row.before ? `; ${baseline()!.label}: ${f(row.before.ratio)}×, check ${f(row.before.check)} s, ${f(row.before.peakMb, 0)} MB, ${verdictText(row.before)}` : '';
+  row.before ? `; ${baseline()!.label}: ${f(row.before.ratio)}×, check ${f(row.before.check)} s, ${f(row.before.peak.mb, 0)} MB, ${verdictText(row.before)}` : '';
 
 /**
  * `minutes` defaults to 1 and 10 (PREFLIGHT_BENCH_MINUTES=1,10,60 adds the hour); PREFLIGHT_BENCH_MEDIA=screen-720p,...
@@ -129,7 +127,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peakMb, 0)} MB (${partsText(row.peak)}; target ≤ ${TARGET.rssMb}: ${judged(row, row.peakMb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peak.mb, 0)} MB (${partsText(row.peak)}; target ≤ ${TARGET.rssMb}: ${judged(row, row.peak.mb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }

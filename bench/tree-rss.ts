@@ -49,7 +49,7 @@ export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
 }
 
 /** What a process of a check's tree is, from its command line: node (the check), the OCR worker, ffmpeg, ffprobe. */
-function roleOf(pid: number): string {
+export function roleOf(pid: number): string {
   try {
     const [command, flag] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const name = command.split('/').pop() ?? command;

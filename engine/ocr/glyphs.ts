@@ -4,8 +4,9 @@
 // the strokes (ink pixels whose four neighbours are ink, clear of the anti-aliased edges the picture behind tints) of
 // each frame must keep their brightness in the other. A stroke taken away (an 8 become a 9) leaves the first frame's
 // cores on the background; a stroke added leaves the second frame's cores where the first had background.
-import type { OcrBox, OcrPicture } from './engine.js';
+import type { OcrBox } from './engine.js';
 import { INK } from './ink.js';
+import type { InkPicture } from './prepare.js';
 import type { TextLine } from './words.js';
 
 /** A core pixel whose luma moved further than this between the frames changed (coding noise on a still stroke stays
@@ -22,11 +23,12 @@ const WORD_REACH = 0.25;
 /** A frame as the glyph test sees it: its luma and its prepared (ink) picture, the same size. */
 export interface GlyphFrame {
   luma: Uint8Array;
-  ink: OcrPicture;
+  ink: InkPicture;
 }
 
 /** Core ink pixels of `a` in `box` (inside the picture by a pixel on every side), and how many changed their luma in `b`. */
 function changedCores(a: GlyphFrame, b: GlyphFrame, box: OcrBox): { cores: number; changed: number } {
+  a.ink.cover({ x0: box.x0 - 1, y0: box.y0 - 1, x1: box.x1 + 1, y1: box.y1 + 1 });
   const { width } = a.ink;
   const ink = a.ink.gray;
   let cores = 0;

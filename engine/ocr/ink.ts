@@ -4,6 +4,7 @@
 // contrast over a padded box measures the photo as much as the type.
 import { contrastRatio, luma8, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrPicture, OcrWord } from './engine.js';
+import type { InkPicture } from './prepare.js';
 import { median } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */
@@ -18,7 +19,8 @@ const MAX_EXTENT = 0.6;
 const isInk = (p: OcrPicture, x: number, y: number) => p.gray[y * p.width + x] < INK;
 
 /** The box shrunk to the rows and columns that hold the word's ink; the box itself when it holds none. */
-export function tightBox(p: OcrPicture, box: OcrBox): OcrBox {
+export function tightBox(p: InkPicture, box: OcrBox): OcrBox {
+  p.cover(box);
   const [x0, y0, x1, y1] = [Math.max(0, box.x0), Math.max(0, box.y0), Math.min(p.width, box.x1), Math.min(p.height, box.y1)];
   if (x1 <= x0 || y1 <= y0) return box;
   const rows = new Uint32Array(y1 - y0);
@@ -69,7 +71,8 @@ const SEPARATING_SHARE = 0.25;
  * relative luminances of the text's median and of the ring's quarter that contrasts most; null when the box holds too little ink or nothing around it.
  * An outlined caption measures against its outline, a boxed one against its box: what the eye sees next to the strokes.
  */
-export function inkContrast(frame: RgbPicture, prepared: OcrPicture, box: OcrBox): ContrastMeasure | null {
+export function inkContrast(frame: RgbPicture, prepared: InkPicture, box: OcrBox): ContrastMeasure | null {
+  prepared.cover(box);
   const far = RING_NEAR + Math.max(3, Math.round((box.y1 - box.y0) * RING_FAR_SHARE));
   const [x0, y0] = [Math.max(0, box.x0 - far), Math.max(0, box.y0 - far)];
   const [x1, y1] = [Math.min(prepared.width, box.x1 + far), Math.min(prepared.height, box.y1 + far)];
@@ -169,6 +172,6 @@ export function faintInkContrast(frame: RgbPicture, boxes: OcrBox[]): ContrastMe
  * The contrast of a line of text: its ink (in `inkBox`) against the pixels around it, or, when the ink picture does
  * not hold the words (`inkBox` null: faint type) or too little of them, measured within the words' boxes.
  */
-export function lineContrast(frame: RgbPicture, prepared: OcrPicture, inkBox: OcrBox | null, wordBoxes: OcrBox[]): ContrastMeasure | null {
+export function lineContrast(frame: RgbPicture, prepared: InkPicture, inkBox: OcrBox | null, wordBoxes: OcrBox[]): ContrastMeasure | null {
   return (inkBox ? inkContrast(frame, prepared, inkBox) : null) ?? faintInkContrast(frame, wordBoxes);
 }

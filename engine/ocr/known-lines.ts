@@ -4,9 +4,10 @@
 // recognitions of that place read alike are given again, so a misread (a glyph lost at a crop's edge) is not carried
 // from frame to frame. Detection still runs on every reading; only recognition, most of a line's cost, is spared.
 // Deterministic: it looks only at frames read before, in stream order.
-import type { KnownWords, OcrBox, OcrLine, OcrPicture, OcrWord } from './engine.js';
+import type { KnownWords, OcrBox, OcrLine, OcrWord } from './engine.js';
 import { sameGlyphs, type GlyphFrame } from './glyphs.js';
 import { tightBox } from './ink.js';
+import type { InkPicture } from './prepare.js';
 import { boxesOverlap } from './words.js';
 
 /** Frames whose readings are kept (a sample, its confirmation, the sample before and its confirmation). */
@@ -33,7 +34,7 @@ function samePlace(a: OcrBox, b: OcrBox): boolean {
 }
 
 /** The words with their boxes shrunk to their ink (a recognised word's box spans its whole detected line). */
-const tightWords = (ink: OcrPicture, words: OcrWord[]): OcrWord[] => words.map((w) => ({ ...w, box: tightBox(ink, w.box) }));
+const tightWords = (ink: InkPicture, words: OcrWord[]): OcrWord[] => words.map((w) => ({ ...w, box: tightBox(ink, w.box) }));
 
 export class KnownLines<F extends object> {
   private readings: Reading<F>[] = [];

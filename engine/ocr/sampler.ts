@@ -10,8 +10,8 @@
 import { CellGrid, lumaOf, ReadReference, rectangleBox, type BandRead, type ReadPlan } from './changes.js';
 import { type ContrastMeasure, type RgbPicture } from './contrast.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
-import { localContrastPicture } from './prepare.js';
-import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrPicture, type OcrRectangle } from './engine.js';
+import { inkPicture, type InkPicture } from './prepare.js';
+import { ocrEngineName, OcrEngine, type OcrBox, type OcrLine, type OcrRectangle } from './engine.js';
 import { boxesOverlap, boxHeight, rowsOverlap, STILL_LINE_MIN_CONFIDENCE, textLines, textSimilarity, unionBox, type TextLine } from './words.js';
 import { sameGlyphs, type GlyphFrame } from './glyphs.js';
 import { KnownLines } from './known-lines.js';
@@ -59,15 +59,15 @@ interface Frame extends RgbPicture {
   /** Its 8-bit luma, once computed. */
   luma?: Uint8Array;
   /** Its ink picture, once computed (a frame read for a sample and again for a confirmation or a start search). */
-  ink?: OcrPicture;
+  ink?: InkPicture;
 }
 
 const lumaFor = (f: Frame): Uint8Array => (f.luma ??= lumaOf(f));
 const glyphFrame = (f: Frame): GlyphFrame => ({ luma: lumaFor(f), ink: ocrPictureOf(f, false) });
 
 /** The ink of the picture OCR read: distance from the local background (engine/ocr/prepare.ts), for word boxes and contrast. */
-function ocrPictureOf(f: Frame, still: boolean): OcrPicture {
-  return (f.ink ??= localContrastPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still));
+function ocrPictureOf(f: Frame, still: boolean): InkPicture {
+  return (f.ink ??= inkPicture({ gray: lumaFor(f), width: f.width, height: f.height }, !still));
 }
 
 /** Mean luma of 32×18 blocks of a frame, for the change test; the columns and the block row of each row are worked out once. */
@@ -124,7 +124,7 @@ interface ReadLine extends TextLine {
  * line's height beyond their boxes, so that a line cut by the frame edge reaches it. */
 const END_REACH = 0.5;
 
-function tightened(lines: TextLine[], prepared: OcrPicture, frame: RgbPicture | null): ReadLine[] {
+function tightened(lines: TextLine[], prepared: InkPicture, frame: RgbPicture | null): ReadLine[] {
   return lines.map((line) => {
     const reach = Math.round(boxHeight(line.box) * END_REACH);
     const last = line.words.length - 1;
@@ -391,7 +391,7 @@ export class TextSampler {
     const minConfidence = still ? STILL_LINE_MIN_CONFIDENCE : undefined;
     const lines = read ? textLines(read, frame.height, minConfidence) : [];
     // On video, lettering that is never read surely is left to the samples that read it.
-    let prepared: OcrPicture | null = null;
+    let prepared: InkPicture | null = null;
     const ink = () => (prepared ??= ocrPictureOf(frame, still));
     if (still && read) this.unread.push(...unreadLines(read, lines, frame, ink));
     // The ink picture is made only when there are words to measure: most samples hold none.

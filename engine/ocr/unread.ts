@@ -2,7 +2,8 @@
 // or stylised type on a still picture). It is not text for the gates that judge words, but it is exactly what a
 // thumbnail's readability and contrast are about, so it is reported apart.
 import type { ContrastMeasure, RgbPicture } from './contrast.js';
-import type { OcrLine, OcrPicture } from './engine.js';
+import type { OcrLine } from './engine.js';
+import type { InkPicture } from './prepare.js';
 import { inkMissesWord, lineContrast, tightBox } from './ink.js';
 import { boxesOverlap, countAlnum, type TextLine } from './words.js';
 
@@ -26,7 +27,7 @@ export interface UnreadLine {
 }
 
 /** `prepared` gives the ink picture of the frame (engine/ocr/prepare.ts), made only when some lettering is unread. */
-export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture, prepared: () => OcrPicture): UnreadLine[] {
+export function unreadLines(read: OcrLine[], kept: TextLine[], frame: RgbPicture, prepared: () => InkPicture): UnreadLine[] {
   const out: UnreadLine[] = [];
   for (const line of read) {
     const { box } = line;

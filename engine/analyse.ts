@@ -3,7 +3,7 @@
 // in JS as the bytes arrive, so memory stays flat and no gate ever decodes the file again.
 import type { StdioOptions } from 'node:child_process';
 import { closeSync } from 'node:fs';
-import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
+import { Socket, type SocketConstructorOpts } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createAudioAnalysis, meterThreadsFor, wantsPipeReader, type AudioAnalysis } from './audio/audio-analysis.js';
 import { openPipePairs } from './ffmpeg/pipe-pair.js';
@@ -203,21 +203,24 @@ function transientRecords(size: number, onRecord: (record: Uint8Array) => void):
 /** Bytes read from a pipe at once: a Linux pipe holds 64 KiB. */
 const PIPE_READ_BYTES = 64 * 1024;
 
-/**
- * Reads a pipe's read end to its end, every read into the same buffer, which `onChunk` must be done with when it
- * returns. `ended` settles when the pipe has ended (or failed: the decoder's exit tells what went wrong).
- */
-function readIntoOneBuffer(fd: number, onChunk: (chunk: Uint8Array) => void): { stream: Socket; ended: Promise<void> } {
-  const buffer = Buffer.allocUnsafe(PIPE_READ_BYTES);
-  // Node's socket takes `onread` as connect() does, though its constructor's types leave it out.
-  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+/** A pipe of our own being read: its socket, and `ended`, which settles when the pipe has ended (or failed: the decoder's exit tells what went wrong). */
+interface OwnPipeReading {
+  stream: Socket;
+  ended: Promise<void>;
+}
+
+/** Reads a pipe's read end to its end, each read into the buffer `next` gives, then handed to `onRead` (bytes read). */
+function readOwnPipe(fd: number, next: () => Uint8Array, onRead: (bytes: number, buffer: Uint8Array) => void): OwnPipeReading {
+  // Node's socket takes `onread` as connect() does, though its constructor's types leave it out; a function for the
+  // buffer is asked for the next buffer after every read.
+  const options: SocketConstructorOpts & { onread: { buffer: () => Uint8Array; callback: (bytes: number, buffer: Uint8Array) => boolean } } = {
     fd,
     readable: true,
     writable: false,
     onread: {
-      buffer,
-      callback: (bytes) => {
-        onChunk(buffer.subarray(0, bytes));
+      buffer: next,
+      callback: (bytes, buffer) => {
+        onRead(bytes, buffer);
         return true;
       },
     },
@@ -227,6 +230,29 @@ function readIntoOneBuffer(fd: number, onChunk: (chunk: Uint8Array) => void): { 
   socket.on('error', () => {});
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { stream: socket, ended };
+}
+
+/** Every read into the same buffer, which `onChunk` must be done with when it returns. */
+function readIntoOneBuffer(fd: number, onChunk: (chunk: Uint8Array) => void): OwnPipeReading {
+  const buffer = Buffer.allocUnsafe(PIPE_READ_BYTES);
+  return readOwnPipe(fd, () => buffer, (bytes) => onChunk(buffer.subarray(0, bytes)));
+}
+
+/** Fixed-size records that consumers may keep, each read straight into its place (no copy from a read buffer). */
+function readKeptRecords(fd: number, size: number, onRecord: (record: Uint8Array) => void): OwnPipeReading {
+  let record = new Uint8Array(size);
+  let filled = 0;
+  return readOwnPipe(
+    fd,
+    () => record.subarray(filled),
+    (bytes) => {
+      filled += bytes;
+      if (filled < size) return;
+      onRecord(record);
+      record = new Uint8Array(size);
+      filled = 0;
+    },
+  );
 }
 
 /** Cuts float PCM into whole interleaved frames as it arrives (a view when aligned, so nothing is copied). */
@@ -310,14 +336,20 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     }
   };
 
-  // A picture output comes through a pipe of our own where there is one, read into one buffer; else the child's.
+  // A picture output comes through a pipe of our own where there is one, read into one buffer (or, for records that are
+  // kept, into each record's place); else the child's.
   const outputsRead: Promise<void>[] = [];
-  const readOutput = (fd: number, onChunk: (chunk: Uint8Array) => void): Readable => {
-    const pair = own.get(fd);
-    if (!pair) return pipes[fd].on('data', onChunk);
-    const reading = readIntoOneBuffer(pair.readFd, onChunk);
+  const ownPipe = (reading: OwnPipeReading): Readable => {
     outputsRead.push(reading.ended);
     return reading.stream;
+  };
+  const readOutput = (fd: number, onChunk: (chunk: Uint8Array) => void): Readable => {
+    const pair = own.get(fd);
+    return pair ? ownPipe(readIntoOneBuffer(pair.readFd, onChunk)) : pipes[fd].on('data', onChunk);
+  };
+  const readKept = (fd: number, size: number, onRecord: (record: Uint8Array) => void): Readable => {
+    const pair = own.get(fd);
+    return pair ? ownPipe(readKeptRecords(pair.readFd, size, onRecord)) : pipes[fd].on('data', keptRecords(size, onRecord));
   };
   let videoAcc: VideoFrameAccumulator | null = null;
   if (p.video) {
@@ -344,12 +376,9 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     });
     legalAcc = acc;
     let n = 0;
-    readOutput(
-      fd,
-      keptRecords(width * height * 3, (frame) => {
-        acc.push(frame, width, height, v.startSeconds + n++ * interval);
-      }),
-    );
+    readKept(fd, width * height * 3, (frame) => {
+      acc.push(frame, width, height, v.startSeconds + n++ * interval);
+    });
   }
   let audioAnalysis: AudioAnalysis | null = null;
   let audioProgress: NodeJS.Timeout | null = null;
@@ -387,18 +416,15 @@ export async function analyse(media: MediaInfo, opts: AnalyseOptions): Promise<S
     const sampler = new TextSampler({ width, height, fps, durationSeconds: media.durationSeconds, startSeconds: media.video?.startSeconds ?? 0 });
     textSampler = sampler;
     let frames = 0;
-    const stream: Readable = readOutput(
-      fd,
-      keptRecords(width * height * 3, (frame) => {
-        sampler.push(frame);
-        frames++;
-        if (!p.video && fps > 0) progress(frames / fps);
-        if (sampler.backlog >= MAX_OCR_BACKLOG && !stream.isPaused()) {
-          stream.pause();
-          void sampler.whenBacklogAtMost(1).then(() => stream.resume());
-        }
-      }),
-    );
+    const stream: Readable = readKept(fd, width * height * 3, (frame) => {
+      sampler.push(frame);
+      frames++;
+      if (!p.video && fps > 0) progress(frames / fps);
+      if (sampler.backlog >= MAX_OCR_BACKLOG && !stream.isPaused()) {
+        stream.pause();
+        void sampler.whenBacklogAtMost(1).then(() => stream.resume());
+      }
+    });
   }
 
   const result = await decoder.exit;

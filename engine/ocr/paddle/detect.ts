@@ -88,7 +88,8 @@ export function boxesOfMap(
   { pixelThreshold, boxThreshold, unclipRatio, minSide }: typeof DETECTION_BOXES,
 ): DetectedBox[] {
   const seen = new Uint8Array(mapWidth * mapHeight);
-  const stack: number[] = [];
+  // Each pixel is pushed once: the stack never holds more than the map.
+  const stack = new Int32Array(mapWidth * mapHeight);
   const boxes: DetectedBox[] = [];
   for (let start = 0; start < prob.length; start++) {
     if (seen[start] || prob[start] <= pixelThreshold) continue;
@@ -96,23 +97,39 @@ export function boxesOfMap(
     let sum = 0;
     let n = 0;
     seen[start] = 1;
-    stack.push(start);
-    while (stack.length) {
-      const i = stack.pop()!;
+    let top = 0;
+    stack[top++] = start;
+    while (top > 0) {
+      const i = stack[--top];
       const x = i % mapWidth;
       const y = (i - x) / mapWidth;
       sum += prob[i];
       n++;
-      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
-      const visit = (j: number) => {
-        if (seen[j] || prob[j] <= pixelThreshold) return;
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (x > x1) x1 = x;
+      if (y > y1) y1 = y;
+      // The neighbours left, right, up and down, in that order (the sum's order, so its rounding, stays the same).
+      let j = i - 1;
+      if (x > 0 && !seen[j] && !(prob[j] <= pixelThreshold)) {
         seen[j] = 1;
-        stack.push(j);
-      };
-      if (x > 0) visit(i - 1);
-      if (x < mapWidth - 1) visit(i + 1);
-      if (y > 0) visit(i - mapWidth);
-      if (y < mapHeight - 1) visit(i + mapWidth);
+        stack[top++] = j;
+      }
+      j = i + 1;
+      if (x < mapWidth - 1 && !seen[j] && !(prob[j] <= pixelThreshold)) {
+        seen[j] = 1;
+        stack[top++] = j;
+      }
+      j = i - mapWidth;
+      if (y > 0 && !seen[j] && !(prob[j] <= pixelThreshold)) {
+        seen[j] = 1;
+        stack[top++] = j;
+      }
+      j = i + mapWidth;
+      if (y < mapHeight - 1 && !seen[j] && !(prob[j] <= pixelThreshold)) {
+        seen[j] = 1;
+        stack[top++] = j;
+      }
     }
     const [w, h] = [x1 - x0 + 1, y1 - y0 + 1];
     if (Math.min(w, h) < minSide || sum / n < boxThreshold) continue;

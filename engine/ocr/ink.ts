@@ -5,7 +5,7 @@
 import { contrastRatio, luma8, relativeLuminance, type ContrastMeasure, type RgbPicture } from './contrast.js';
 import type { OcrBox, OcrPicture, OcrWord } from './engine.js';
 import type { InkPicture } from './prepare.js';
-import { median } from '../gates/kit/stats.js';
+import { median, sortedMedian } from '../gates/kit/stats.js';
 
 /** A prepared pixel darker than this is ink. */
 export const INK = 128;
@@ -57,12 +57,6 @@ export function tightBox(p: InkPicture, box: OcrBox): OcrBox {
   const c = span(cols);
   if (!r || !c) return box;
   return { x0: x0 + c[0], y0: y0 + r[0], x1: x0 + c[1], y1: y0 + r[1] };
-}
-
-/** The median of values sorted ascending: the mean of the two middle ones for an even count, as stats.median. */
-function sortedMedian(sorted: Float64Array): number {
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Ring around the glyphs, px: from past NEAR (the anti-aliased edge) out to NEAR + FAR (a share of the text height, at least 3 px). */

@@ -9,7 +9,11 @@ export function round(value: number, digits = 2): number {
 export function median(values: ArrayLike<number>): number {
   // A typed array sorts numerically in native code, with no comparator called per pair (the canvas vote takes two
   // medians of every analysed frame).
-  const sorted = Float64Array.from(values).sort();
+  return sortedMedian(Float64Array.from(values).sort());
+}
+
+/** The median of values already sorted ascending (the mean of the two middle ones for an even count); NaN for none. */
+export function sortedMedian(sorted: ArrayLike<number>): number {
   const mid = sorted.length >> 1;
   if (sorted.length === 0) return NaN;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

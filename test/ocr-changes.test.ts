@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CELL, CellGrid, ReadReference } from '../engine/ocr/changes.js';
+import { CELL, CellGrid, ReadReference, lumaOf } from '../engine/ocr/changes.js';
+import { luma8 } from '../engine/ocr/contrast.js';
 
 const W = 320;
 const H = 192;
@@ -117,5 +118,19 @@ describe('OCR change regions (engine/ocr/changes.ts)', () => {
     const other = paint(base, 150, 150, 170, 170, 0);
     expect(grid.sameWithin(base, other, { x0: 0, y0: 0, x1: 100, y1: 100 })).toBe(true);
     expect(grid.sameWithin(base, other, { x0: 140, y0: 140, x1: 200, y1: 180 })).toBe(false);
+  });
+
+  it('takes the luma of every pixel as luma8 does, sixteen at a time and in the tail, for any length', () => {
+    let seed = 5;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    // Every length up to three vectors and a tail, then every red and green with the blue that varies, then the extremes.
+    const cases = Array.from({ length: 50 }, (_, n) => Uint8Array.from({ length: 3 * n }, next));
+    cases.push(Uint8Array.from({ length: 3 * 65536 }, (_, k) => (k % 3 === 0 ? (k / 3) & 255 : k % 3 === 1 ? (k / 3) >> 8 : ((k / 3) * 7) & 255)));
+    cases.push(new Uint8Array(3 * 37).fill(255), new Uint8Array(3 * 37));
+    for (const rgb of cases) {
+      const pixels = rgb.length / 3;
+      const expected = Uint8Array.from({ length: pixels }, (_, i) => luma8(rgb, 3 * i));
+      expect(lumaOf({ rgb, width: pixels, height: 1 })).toEqual(expected);
+    }
   });
 });

@@ -3,7 +3,8 @@
 // were read, and keeps the earlier reading everywhere else. Change is judged per 16 × 16 cell on 8-bit luma against
 // the luma each cell had when it was read, so a slow fade adds up until it is read rather than slipping by a little at
 // a time.
-import { luma8, type RgbPicture } from './contrast.js';
+import type { RgbPicture } from './contrast.js';
+import { rgbLuma } from './rgb-luma.js';
 import type { OcrBox, OcrRectangle } from './engine.js';
 import { boxesOverlap, rowsOverlap, unionBox } from './words.js';
 
@@ -20,13 +21,9 @@ const MAX_REGION_SHARE = 0.5;
 /** More regions than this are read as the one rectangle around them all. */
 const MAX_REGIONS = 4;
 
-/** The picture's 8-bit luma, computed once per frame. */
+/** The picture's 8-bit luma (contrast.ts luma8 of each pixel), computed once per frame. */
 export function lumaOf(p: RgbPicture): Uint8Array {
-  const n = p.width * p.height;
-  const out = new Uint8Array(n);
-  const { rgb } = p;
-  for (let i = 0, k = 0; i < n; i++, k += 3) out[i] = luma8(rgb, k);
-  return out;
+  return rgbLuma(p.rgb, p.width * p.height);
 }
 
 export const rectangleBox = (r: OcrRectangle): OcrBox => ({ x0: r.left, y0: r.top, x1: r.left + r.width, y1: r.top + r.height });

@@ -317,10 +317,11 @@ class LazyInk implements InkPicture {
   }
 
   private pixels(r: Blocks): void {
-    if (!this.scratch) this.scratch = borrowScratch(this, this.width * this.height);
+    // A picture without its set has no block's pixels worked out: one is borrowed only when some are to be.
     if (!this.pending(PIXELS, r)) return;
     this.blockMedians(this.around(r, NEIGHBOURHOOD));
     this.flatMedians(this.around(r, REACH));
+    this.scratch ??= borrowScratch(this, this.width * this.height);
     this.each(PIXELS, r, this.pixelsOf);
   }
 
@@ -394,13 +395,12 @@ class LazyInk implements InkPicture {
   private pixelsOf(bx: number, by: number, b: number): void {
     const { luma: gray, width: w, height: h, size, cols, rows, medians, flat } = this;
     const { signed, bothPolarities, classes } = this.scratch!;
-    const [difference, bothInk, classOf, closest, closestOnFlat] = [tables.difference, tables.bothInk, tables.classOf, tables.closest, tables.closestOnFlat];
+    const { difference, bothInk, classOf, closest, closestOnFlat } = tables;
     // A pixel near any candidate is background. Otherwise, in a block lying on a flat region (its own median is the
     // region's), it is measured against that region: white type on a dark box over a pale photo reads against the
     // box, though the photo is closer to white.
     const own = medians[b];
-    const all = tables.all;
-    const onFlat = tables.onFlat;
+    const { all, onFlat } = tables;
     all.clear();
     onFlat.clear();
     all.add(windowMedian(medians, cols, rows, bx, by, NEIGHBOURHOOD, hist));
@@ -580,8 +580,8 @@ export function localContrastPicture(p: OcrPicture, backingBoxes = false): InkPi
 }
 
 /** Tile side, px, and the share of pixels where dark and white alternate above which a tile is texture, not type. */
-export const BUSY_TILE = 48;
-export const BUSY_TRANSITIONS = 0.14;
+const BUSY_TILE = 48;
+const BUSY_TRANSITIONS = 0.14;
 /** The same, counted on ink of both polarities, where an outlined letter alternates fill, outline and picture. */
 const BOTH_BUSY_TRANSITIONS = 0.3;
 

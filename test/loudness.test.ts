@@ -126,12 +126,14 @@ describe('meter kernels', () => {
     });
   };
 
-  /** The K-weighting of one channel as a plain loop, transposed direct form II for both stages: what the kernel must equal. */
+  /** The K-weighting of one channel as a plain loop, direct form I for both stages: what the kernel must equal. */
   class ReferenceKWeighting {
+    private x1 = 0;
+    private x2 = 0;
     private s1 = 0;
     private s2 = 0;
-    private h1 = 0;
-    private h2 = 0;
+    private y1 = 0;
+    private y2 = 0;
     private readonly shelf: Biquad;
     private readonly highPass: Biquad;
 
@@ -146,12 +148,9 @@ describe('meter kernels', () => {
       let sum = 0;
       for (let i = start; i < end; i++) {
         const x = input[i];
-        const shelved = b0 * x + this.s1;
-        this.s1 = b1 * x - a1 * shelved + this.s2;
-        this.s2 = b2 * x - a2 * shelved;
-        const y = c0 * shelved + this.h1;
-        this.h1 = c1 * shelved - d1 * y + this.h2;
-        this.h2 = c2 * shelved - d2 * y;
+        const shelved = b0 * x + b1 * this.x1 + b2 * this.x2 - a2 * this.s2 - a1 * this.s1;
+        const y = c0 * shelved + c1 * this.s1 + c2 * this.s2 - d2 * this.y2 - d1 * this.y1;
+        [this.x2, this.x1, this.s2, this.s1, this.y2, this.y1] = [this.x1, x, this.s1, shelved, this.y1, y];
         sum += y * y;
       }
       return sum;

@@ -52,7 +52,7 @@ export function highPassCoefficients(sampleRate: number): Biquad {
 
 /** The kernel's memory layout (k-weighting.wat). */
 const COEFFICIENTS_BYTE = 0;
-const SUMS_BYTE = 192;
+const SUMS_BYTE = 224;
 const SAMPLES_BYTE = 256;
 /** Frames of each channel the kernel's memory holds at once (64 KB a channel: the slice stays in cache). */
 const SLICE = 16_384;
@@ -65,8 +65,7 @@ interface KernelExports {
 /**
  * The K-weighting filters of two channels, or of one, with Float64 state carried across chunks: a WebAssembly kernel
  * (k-weighting.wat) filters both at once, one per f64x2 lane, and sums each one's squared output. Each sum has the
- * bits of the plain loop per channel (transposed direct form II for both stages, test/loudness.test.ts holds it to
- * that loop).
+ * bits of the plain loop per channel (direct form I for both stages, test/loudness.test.ts holds it to that loop).
  */
 export class KWeightingPair {
   private readonly kernel: KernelExports;
@@ -88,6 +87,7 @@ export class KWeightingPair {
     const { memory } = this.kernel;
     const { b0, b1, b2, a1, a2 } = shelfCoefficients(sampleRate);
     const { b0: c0, b1: c1, b2: c2, a1: d1, a2: d2 } = highPassCoefficients(sampleRate);
+    // The kernel adds the high-pass numerator's terms (these) rather than multiplying by them; the tests' plain loop multiplies.
     new Float64Array(memory.buffer, COEFFICIENTS_BYTE, 10).set([b0, b1, b2, a1, a2, c0, c1, c2, d1, d2]);
     this.floats = new Float32Array(memory.buffer);
     this.sums = new Float64Array(memory.buffer, SUMS_BYTE, 2);

@@ -86,9 +86,11 @@ export async function audioBench(): Promise<void> {
     return check.seconds;
   };
   const passAlone = () => decodePassAlone(podcast);
-  const [cli, pass, before] = await rounds(podcast, cliRun(CLI, 0), passAlone, ...(base ? [cliRun(base.cli, 1)] : []));
+  const passThroughPipe = () => decodePassAlone(podcast, {}, 'pipes');
+  const [cli, pass, piped, before] = await rounds(podcast, cliRun(CLI, 0), passAlone, passThroughPipe, ...(base ? [cliRun(base.cli, 1)] : []));
   summary(`the CLI as a process, verdict ${verdicts[0]}, peak RSS of its process tree ${f(peaks[0], 0)} MB`, cli);
-  summary("the check's decode pass alone (its ffmpeg writing the PCM to /dev/null: the floor)", pass);
+  summary("the check's decode pass alone (its ffmpeg writing the PCM to /dev/null: the decoder's floor)", pass);
+  summary("the same decode pass writing the PCM into a pipe that cat empties (the floor of a check that reads its PCM from a pipe)", piped);
   if (base) summary(`${base.label}'s CLI in the same rounds, verdict ${verdicts[1]}, peak RSS of its process tree ${f(peaks[1], 0)} MB`, before);
 
   let peak = process.memoryUsage().rss;

@@ -42,6 +42,8 @@ interface Row extends Measured {
   before: Measured | null;
   /** Technical rows: the check's decode pass alone (its ffmpeg graph, every output to /dev/null) ÷ the bare decode. */
   passRatio: number | null;
+  /** The same through pipes that cat empties: the transport as well. */
+  pipedRatio: number | null;
 }
 
 function ocrOf(stdout: string): string {
@@ -67,6 +69,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
   // With a baseline, the two builds take turns going first.
   const [check, other] = await inTurn(clis.map((cli) => () => timedProcess(process.execPath, args(cli))), measured++);
   const pass = profile === 'technical' ? await decodePassAlone(path, { checks: TECHNICAL_ONLY }) : null;
+  const piped = profile === 'technical' ? await decodePassAlone(path, { checks: TECHNICAL_ONLY }, 'pipes') : null;
   const decodeAfter = await bareDecode(path);
   const bare = (decodeBefore.seconds + decodeAfter.seconds) / 2;
   return {
@@ -80,6 +83,7 @@ async function measure(media: SpeedMedia, profile: Row['profile']): Promise<Row>
     ocr: profile === 'default' ? ocrOf(check.stdout) : '',
     before: other ? { ratio: other.seconds / bare, check: other.seconds, peak: other.peak, verdict: verdictOf(other.stdout) } : null,
     passRatio: pass === null ? null : pass / bare,
+    pipedRatio: piped === null ? null : piped / bare,
   };
 }
 
@@ -127,7 +131,7 @@ export async function speedBench(minutesList = (process.env.PREFLIGHT_BENCH_MINU
         rows.push(row);
         const target = profile === 'default' ? TARGET.withOcr : TARGET.technical;
         console.log(
-          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peak.mb, 0)} MB (${partsText(row.peak)}; target ≤ ${TARGET.rssMb}: ${judged(row, row.peak.mb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
+          `${mediaLabel(media)}, ${profile === 'default' ? 'default profile (OCR)' : 'technical gates'}: ${f(row.ratio)}× (target ≤ ${target}×: ${judged(row, row.ratio <= target)}); check ${f(row.check)} s, bare decode ${f(row.bare)} s; peak RSS of the process tree ${f(row.peak.mb, 0)} MB (${partsText(row.peak)}; target ≤ ${TARGET.rssMb}: ${judged(row, row.peak.mb <= TARGET.rssMb)}), ${verdictText(row)}${beforeText(row)}${row.passRatio === null ? '' : `; its decode pass alone (outputs to /dev/null) ${f(row.passRatio)}×`}${row.pipedRatio === null ? '' : `, into pipes that cat empties ${f(row.pipedRatio)}×`}${row.ocr ? `; ${row.ocr}` : ''}`,
         );
       }
     }

@@ -147,9 +147,9 @@
     (local.set $i (local.get $from))
     (block $done (loop $sums
       (br_if $done (i32.ge_s (local.get $i) (local.get $to)))
-      (local.set $x (f64x2.replace_lane 1
-        (f64x2.splat (f64.promote_f32 (f32.load (i32.add (local.get $first) (i32.shl (local.get $i) (i32.const 2))))))
-        (f64.promote_f32 (f32.load (i32.add (local.get $second) (i32.shl (local.get $i) (i32.const 2)))))))
+      (local.set $x (f64x2.promote_low_f32x4 (v128.load32_lane 1
+        (i32.add (local.get $second) (i32.shl (local.get $i) (i32.const 2)))
+        (v128.load32_zero (i32.add (local.get $first) (i32.shl (local.get $i) (i32.const 2)))))))
       (local.set $a (f64x2.abs (local.get $x)))
       ;; NaN and ±Infinity count as 0
       (local.set $mask (f64x2.lt (local.get $a) (v128.const f64x2 inf inf)))

@@ -213,7 +213,8 @@ export class CellGrid {
         box.y1 = Math.max(box.y1, r + 1);
         for (let dr = -1; dr <= 1; dr++) {
           for (let dc = -1; dc <= 1; dc++) {
-            const [nr, nc] = [r + dr, c + dc];
+            const nr = r + dr;
+            const nc = c + dc;
             if (nr < 0 || nc < 0 || nr >= this.rows || nc >= this.columns) continue;
             const j = nr * this.columns + nc;
             if (changed[j] && !seen[j]) {

@@ -23,14 +23,6 @@ const GAIN = 3;
  * it becomes full black, up to this (full black from 64 code values). */
 const MAX_GAIN = 6;
 
-function neighbourhood(medians: Float64Array, cols: number, rows: number, bx: number, by: number, radius: number): number[] {
-  const around: number[] = [];
-  for (let y = Math.max(0, by - radius); y <= Math.min(rows - 1, by + radius); y++) {
-    for (let x = Math.max(0, bx - radius); x <= Math.min(cols - 1, bx + radius); x++) around.push(medians[y * cols + x]);
-  }
-  return around;
-}
-
 /**
  * The median of the block medians (whole code values) within `radius` blocks, from a histogram rather than a sort: it
  * runs for every block of every picture read. The mean of the two middle values for an even count, as stats.median.
@@ -56,10 +48,22 @@ function windowMedian(medians: Float64Array, cols: number, rows: number, bx: num
 }
 
 /** The median of a near neighbourhood whose middle half of block medians lies within FLAT_SPREAD, else NaN. */
+/** The block medians within NEAR blocks, sorted in place (an insertion sort: at most nine, for every block read). */
+const nearMedians = new Float64Array((2 * NEAR + 1) ** 2);
+
 function flatMedian(medians: Float64Array, cols: number, rows: number, bx: number, by: number): number {
-  const near = neighbourhood(medians, cols, rows, bx, by, NEAR).sort((a, b) => a - b);
-  const q = near.length >> 2;
-  return near[near.length - 1 - q] - near[q] <= FLAT_SPREAD ? near[near.length >> 1] : NaN;
+  const near = nearMedians;
+  let n = 0;
+  for (let y = Math.max(0, by - NEAR); y <= Math.min(rows - 1, by + NEAR); y++) {
+    for (let x = Math.max(0, bx - NEAR); x <= Math.min(cols - 1, bx + NEAR); x++) {
+      const v = medians[y * cols + x];
+      let i = n++;
+      for (; i > 0 && near[i - 1] > v; i--) near[i] = near[i - 1];
+      near[i] = v;
+    }
+  }
+  const q = n >> 2;
+  return near[n - 1 - q] - near[q] <= FLAT_SPREAD ? near[n >> 1] : NaN;
 }
 
 /** A pixel is ink of one polarity when it is more than FLOOR code values lighter (or darker) than its background. */

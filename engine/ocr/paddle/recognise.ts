@@ -39,10 +39,15 @@ export function recognitionInput(p: RgbPicture, box: OcrBox): { tensor: FloatTen
   };
   const xs = axis(width, box.x0, cw, p.width);
   const ys = axis(INPUT_HEIGHT, box.y0, ch, p.height);
+  // Plain consts, not destructured array literals: those were allocated per pixel (240 MB of garbage a minute of video).
   for (let y = 0; y < INPUT_HEIGHT; y++) {
-    const [r0, r1, ay] = [ys.lo[y] * p.width, ys.hi[y] * p.width, ys.a[y]];
+    const r0 = ys.lo[y] * p.width;
+    const r1 = ys.hi[y] * p.width;
+    const ay = ys.a[y];
     for (let x = 0; x < width; x++) {
-      const [c0, c1, ax] = [xs.lo[x], xs.hi[x], xs.a[x]];
+      const c0 = xs.lo[x];
+      const c1 = xs.hi[x];
+      const ax = xs.a[x];
       for (let c = 0; c < 3; c++) {
         // Channel c of the tensor is BGR: the picture's channel 2 - c.
         const o = 2 - c;

@@ -47,10 +47,10 @@ function windowMedian(medians: Float64Array, cols: number, rows: number, bx: num
   return (low + v) / 2;
 }
 
-/** The median of a near neighbourhood whose middle half of block medians lies within FLAT_SPREAD, else NaN. */
 /** The block medians within NEAR blocks, sorted in place (an insertion sort: at most nine, for every block read). */
 const nearMedians = new Float64Array((2 * NEAR + 1) ** 2);
 
+/** The median of a near neighbourhood whose middle half of block medians lies within FLAT_SPREAD, else NaN. */
 function flatMedian(medians: Float64Array, cols: number, rows: number, bx: number, by: number): number {
   const near = nearMedians;
   let n = 0;

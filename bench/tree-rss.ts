@@ -51,10 +51,11 @@ export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
 /** What a process of a check's tree is, from its command line: node (the check), the OCR worker, ffmpeg, ffprobe. */
 export function roleOf(pid: number): string {
   try {
-    const [command, flag] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const [command, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const name = command.split('/').pop() ?? command;
-    // The OCR worker is node running its code from a string (engine/ocr/paddle/worker.ts).
-    return name === 'node' && flag === '-e' ? 'OCR worker' : name;
+    // The OCR worker is node running its code from a string (engine/ocr/paddle/worker.ts), after its V8 flags.
+    const code = args.find((a) => !a.startsWith('--'));
+    return name === 'node' && code === '-e' ? 'OCR worker' : name;
   } catch {
     return 'gone';
   }

@@ -91,6 +91,16 @@ describe('the functions the OCR child runs from their source', () => {
     expect(boxes.length).toBeGreaterThan(0);
     expect(boxes).toEqual(detectedBoxes(prob, 96, 64, w, h));
 
+    // The child keeps the input's array and the box search's arrays between calls: what an earlier call left in them
+    // changes nothing, and a scratch too small for the map is grown.
+    const reused = alone(detectionTensor)(rgb, w, h, stride, scale, shift, new Float32Array(input.data.length).fill(7));
+    expect(Buffer.from(reused.data.buffer).equals(Buffer.from(input.data.buffer))).toBe(true);
+    const scratch = { seen: new Uint8Array(10).fill(1), stack: new Int32Array(10) };
+    expect(alone(boxesOfMap)(prob, 96, 64, w, h, DETECTION_BOXES, scratch)).toEqual(boxes);
+    expect(scratch.seen.length).toBe(96 * 64);
+    scratch.seen.fill(1);
+    expect(alone(boxesOfMap)(prob, 96, 64, w, h, DETECTION_BOXES, scratch)).toEqual(boxes);
+
     const probs = Float32Array.from({ length: 5 * 9 }, (_, i) => i / 45);
     expect(Array.from(alone(keptColumns)(probs, 5, 9, [0, 4, 8]))).toEqual(Array.from(keptColumns(probs, 5, 9, [0, 4, 8])));
     expect(Array.from(keptColumns(probs, 5, 9, [0, 4, 8]).subarray(3, 6))).toEqual([9, 13, 17].map((k) => Math.fround(k / 45)));

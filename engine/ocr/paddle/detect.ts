@@ -37,13 +37,22 @@ export function detectionInput(p: RgbPicture): FloatTensor {
 
 /**
  * {@link detectionInput} from its parts. It uses nothing from outside its body: the OCR child runs its source on the
- * pictures it is sent (a quarter of the tensor's bytes), so both sides build the same tensor with the same code.
+ * pictures it is sent (a quarter of the tensor's bytes), so both sides build the same tensor with the same code. Every
+ * value is written, so `reuse`, an earlier tensor's data, is filled in place when it is the right size.
  */
-export function detectionTensor(rgb: Uint8Array, width: number, height: number, stride: number, scale: readonly number[], shift: readonly number[]): FloatTensor {
+export function detectionTensor(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  stride: number,
+  scale: readonly number[],
+  shift: readonly number[],
+  reuse?: Float32Array,
+): FloatTensor {
   const w = Math.max(stride, Math.ceil(width / stride) * stride);
   const h = Math.max(stride, Math.ceil(height / stride) * stride);
   const plane = w * h;
-  const data = new Float32Array(3 * plane);
+  const data = reuse?.length === 3 * plane ? reuse : new Float32Array(3 * plane);
   for (let y = 0; y < h; y++) {
     const row = Math.min(height - 1, y) * width;
     for (let x = 0; x < w; x++) {
@@ -75,6 +84,12 @@ export function detectedBoxes(prob: Float32Array, mapWidth: number, mapHeight: n
   return boxesOfMap(prob, mapWidth, mapHeight, width, height, DETECTION_BOXES);
 }
 
+/** Working arrays for {@link boxesOfMap}, kept between calls; it grows them to the map's size when they are smaller. */
+export interface BoxScratch {
+  seen: Uint8Array;
+  stack: Int32Array;
+}
+
 /**
  * {@link detectedBoxes} from its parts. It uses nothing from outside its body: the OCR child runs its source on the
  * map it made and sends back the boxes instead of the map.
@@ -86,10 +101,13 @@ export function boxesOfMap(
   width: number,
   height: number,
   { pixelThreshold, boxThreshold, unclipRatio, minSide }: typeof DETECTION_BOXES,
+  scratch: BoxScratch = { seen: new Uint8Array(0), stack: new Int32Array(0) },
 ): DetectedBox[] {
-  const seen = new Uint8Array(mapWidth * mapHeight);
+  const size = mapWidth * mapHeight;
+  if (scratch.seen.length < size) [scratch.seen, scratch.stack] = [new Uint8Array(size), new Int32Array(size)];
+  else scratch.seen.fill(0, 0, size);
   // Each pixel is pushed once: the stack never holds more than the map.
-  const stack = new Int32Array(mapWidth * mapHeight);
+  const { seen, stack } = scratch;
   const boxes: DetectedBox[] = [];
   for (let start = 0; start < prob.length; start++) {
     if (seen[start] || prob[start] <= pixelThreshold) continue;

@@ -23,6 +23,9 @@ export type ModelName = 'detection' | 'recognition';
 const MAX_INFERENCE_THREADS = 4;
 const inferenceThreads = () => Math.max(1, Math.min(MAX_INFERENCE_THREADS, availableParallelism()));
 
+/** Bytes of buffers the OCR child lets go between its collections (see WORKER_SOURCE). */
+const GC_BUDGET_BYTES = 16 * 1024 * 1024;
+
 // The child ends itself when its parent goes (exit, crash or kill), even in the middle of a call. A picture to detect
 // text in is sent as it is and its line boxes come back: a quarter of the bytes of the detector's input one way and
 // next to none of its map the other, and no tensor or map for the parent to allocate and collect. The functions are
@@ -51,21 +54,39 @@ const keptColumns = ${keptColumns.toString()};
     detection: await ort.InferenceSession.create(setup.detection, options),
     recognition: await ort.InferenceSession.create(setup.recognition, options),
   };
+  // The detector's input and the box search's arrays are kept from call to call. What a call still leaves behind (the
+  // message it was sent, the runtime's output, the reply) lies outside the JS heap, which barely grows here, so V8
+  // would collect it only once some 64 MB had piled up: it is collected every GC_BUDGET bytes instead.
+  let detectorInput;
+  const scratch = { seen: new Uint8Array(0), stack: new Int32Array(0) };
+  const GC_BUDGET = ${GC_BUDGET_BYTES};
+  let uncollected = 0;
   process.on('message', async ({ id, model, data, dims, picture, keep }) => {
     try {
       const session = sessions[model];
-      const input = picture ? detectionTensor(picture.rgb, picture.width, picture.height, stride, scale, shift) : { data, dims };
+      const input = picture ? detectionTensor(picture.rgb, picture.width, picture.height, stride, scale, shift, detectorInput) : { data, dims };
+      if (picture) detectorInput = input.data;
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input.data, input.dims) });
       const tensor = out[session.outputNames[0]];
+      uncollected += (picture ? picture.rgb : data).byteLength + tensor.data.byteLength;
       if (picture) {
         const [mapHeight, mapWidth] = tensor.dims.slice(-2);
-        process.send({ id, boxes: boxesOfMap(tensor.data, mapWidth, mapHeight, picture.width, picture.height, DETECTION_BOXES) });
+        process.send({ id, boxes: boxesOfMap(tensor.data, mapWidth, mapHeight, picture.width, picture.height, DETECTION_BOXES, scratch) });
       } else if (keep) {
         const [batch, steps, classes] = tensor.dims;
-        process.send({ id, data: keptColumns(tensor.data, batch * steps, classes, keep), dims: [batch, steps, keep.length] });
-      } else process.send({ id, data: tensor.data, dims: tensor.dims });
+        const kept = keptColumns(tensor.data, batch * steps, classes, keep);
+        uncollected += 2 * kept.byteLength;
+        process.send({ id, data: kept, dims: [batch, steps, keep.length] });
+      } else {
+        uncollected += tensor.data.byteLength;
+        process.send({ id, data: tensor.data, dims: tensor.dims });
+      }
     } catch (err) {
       process.send({ id, error: String(err) });
+    }
+    if (uncollected >= GC_BUDGET) {
+      uncollected = 0;
+      gc();
     }
   });
   process.send({ ready: true });
@@ -98,7 +119,7 @@ export class InferenceWorker {
   constructor(files: ModelFiles, runtime: OcrRuntime) {
     const setup = JSON.stringify({ ...files, runtime, threads: inferenceThreads() });
     // stdout stays untouched: in stdio MCP mode it carries the protocol alone.
-    this.child = spawn(process.execPath, ['-e', WORKER_SOURCE, setup], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+    this.child = spawn(process.execPath, ['--expose-gc', '-e', WORKER_SOURCE, setup], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
     this.exited = new Promise<void>((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.once('error', () => resolve());

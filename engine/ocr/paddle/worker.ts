@@ -64,9 +64,12 @@ const keptColumns = ${keptColumns.toString()};
   process.on('message', async ({ id, model, data, dims, picture, keep }) => {
     try {
       const session = sessions[model];
-      const input = picture ? detectionTensor(picture.rgb, picture.width, picture.height, stride, scale, shift, detectorInput) : { data, dims };
-      if (picture) detectorInput = input.data;
+      // Taken while the runtime reads it, so that a call arriving meanwhile builds its own.
+      const spare = detectorInput;
+      detectorInput = undefined;
+      const input = picture ? detectionTensor(picture.rgb, picture.width, picture.height, stride, scale, shift, spare) : { data, dims };
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input.data, input.dims) });
+      detectorInput = picture ? input.data : spare;
       const tensor = out[session.outputNames[0]];
       uncollected += (picture ? picture.rgb : data).byteLength + tensor.data.byteLength;
       if (picture) {

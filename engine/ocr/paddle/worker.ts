@@ -71,19 +71,15 @@ const keptColumns = ${keptColumns.toString()};
       const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input.data, input.dims) });
       detectorInput = picture ? input.data : spare;
       const tensor = out[session.outputNames[0]];
+      // What was sent and what the runtime made (a reply, smaller than the output it comes from, rides along).
       uncollected += (picture ? picture.rgb : data).byteLength + tensor.data.byteLength;
       if (picture) {
         const [mapHeight, mapWidth] = tensor.dims.slice(-2);
         process.send({ id, boxes: boxesOfMap(tensor.data, mapWidth, mapHeight, picture.width, picture.height, DETECTION_BOXES, scratch) });
       } else if (keep) {
         const [batch, steps, classes] = tensor.dims;
-        const kept = keptColumns(tensor.data, batch * steps, classes, keep);
-        uncollected += 2 * kept.byteLength;
-        process.send({ id, data: kept, dims: [batch, steps, keep.length] });
-      } else {
-        uncollected += tensor.data.byteLength;
-        process.send({ id, data: tensor.data, dims: tensor.dims });
-      }
+        process.send({ id, data: keptColumns(tensor.data, batch * steps, classes, keep), dims: [batch, steps, keep.length] });
+      } else process.send({ id, data: tensor.data, dims: tensor.dims });
     } catch (err) {
       process.send({ id, error: String(err) });
     }
